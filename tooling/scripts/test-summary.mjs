@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Sums every package's vitest JSON report into one closing line, so a run of the whole
+// workspace ends with the count of tests that ran, per package and in total.
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("../..", import.meta.url).pathname;
+const rows = [];
+for (const group of ["packages", "apps", "tooling"]) {
+  const dir = join(root, group);
+  if (!existsSync(dir)) continue;
+  for (const name of readdirSync(dir).sort()) {
+    const report = join(dir, name, ".vitest-report.json");
+    if (!existsSync(report)) continue;
+    const json = JSON.parse(readFileSync(report, "utf8"));
+    rows.push({
+      pkg: `${group}/${name}`,
+      passed: json.numPassedTests ?? 0,
+      failed: json.numFailedTests ?? 0,
+      skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
+    });
+  }
+}
+const width = Math.max(7, ...rows.map((r) => r.pkg.length));
+console.log(`\n${"package".padEnd(width)}  passed  failed  skipped`);
+for (const r of rows) {
+  console.log(
+    `${r.pkg.padEnd(width)}  ${String(r.passed).padStart(6)}  ${String(r.failed).padStart(6)}  ${String(r.skipped).padStart(7)}`,
+  );
+}
+const total = (k) => rows.reduce((n, r) => n + r[k], 0);
+console.log(`\ntests: ${total("passed")} passed, ${total("failed")} failed, ${total("skipped")} skipped`);
+process.exit(total("failed") > 0 || rows.length === 0 ? 1 : 0);
