@@ -1,0 +1,48 @@
+import type { KubeObject } from "./objects/meta.js";
+import type { ResourceKind } from "./resource-kind.js";
+
+/**
+ * What a watcher registers on a cache. Handlers run synchronously, one event at a time, in the
+ * order the cache changed (watchers.md X-2); they must not throw (a throw is logged and the
+ * event still reaches the other handlers).
+ */
+export interface CacheEventHandler<T extends KubeObject> {
+  add?(obj: T): void;
+  /** Also called as `update(obj, obj)` by a periodic resync (K-9). */
+  update?(oldObj: T, newObj: T): void;
+  /** Always the last known object: a relist's tombstone is unwrapped before it gets here (K-7). */
+  delete?(obj: T): void;
+}
+
+/** Per-cache counters, exported as metrics by the server. */
+export interface CacheStats {
+  readonly size: number;
+  readonly adds: number;
+  readonly updates: number;
+  readonly deletes: number;
+  readonly relists: number;
+}
+
+/** One informer-style cache of one kind, cluster-wide. */
+export interface ResourceCache<T extends KubeObject> {
+  readonly kind: ResourceKind;
+  get(namespace: string, name: string): T | undefined;
+  /** All objects, or those of one namespace. Order is unspecified. */
+  list(namespace?: string): T[];
+  readonly size: number;
+  stats(): CacheStats;
+  /** Registers a handler; returns the function that removes it (E-1). */
+  addHandler(handler: CacheEventHandler<T>): () => void;
+  /** True once the initial list is stored and its `add` events delivered (K-8). */
+  hasSynced(): boolean;
+  whenSynced(): Promise<void>;
+}
+
+/** `namespace/name`, or `name` for cluster-scoped objects. */
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export function keyOf(obj: KubeObject): string {
+  return objectKey(obj.metadata.namespace, obj.metadata.name);
+}

@@ -1,0 +1,93 @@
+import { objectKey } from "./cache.js";
+import type { ClusterIndexes } from "./cluster.js";
+import { canonicalIp, joinHostPort } from "./ip.js";
+import type { IndexDefinition, MemoryCache } from "./memory/memory-cache.js";
+import type { Pod, Service } from "./objects/core.js";
+import type { EndpointSlice } from "./objects/discovery.js";
+import type { ExternalWorkload } from "./objects/linkerd.js";
+
+export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+
+const ip = (text: string) => canonicalIp(text) ?? text;
+
+export const podIpIndex: IndexDefinition<Pod> = {
+  name: "ip",
+  keys(pod) {
+    if (pod.spec?.hostNetwork) return [];
+    const ips = (pod.status?.podIPs ?? []).map((p) => p.ip).filter((x) => x);
+    if (ips.length === 0 && pod.status?.podIP) ips.push(pod.status.podIP);
+    return ips.map(ip);
+  },
+};
+
+export const podHostPortIndex: IndexDefinition<Pod> = {
+  name: "hostIP",
+  keys(pod) {
+    const hostIps = (pod.status?.hostIPs ?? []).map((h) => h.ip).filter((x) => x);
+    if (hostIps.length === 0 && pod.status?.hostIP) hostIps.push(pod.status.hostIP);
+    const keys: string[] = [];
+    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+      for (const p of c.ports ?? []) {
+        if (!p.hostPort) continue;
+        for (const h of hostIps) keys.push(joinHostPort(ip(h), p.hostPort));
+      }
+    }
+    return keys;
+  },
+};
+
+export const serviceClusterIpIndex: IndexDefinition<Service> = {
+  name: "ip",
+  keys(svc) {
+    const ips = svc.spec?.clusterIPs?.length ? svc.spec.clusterIPs : [svc.spec?.clusterIP ?? ""];
+    return ips.filter((x) => x).map(ip);
+  },
+};
+
+export const sliceServiceIndex: IndexDefinition<EndpointSlice> = {
+  name: "service",
+  keys(slice) {
+    const svc = slice.metadata.labels?.[SERVICE_NAME_LABEL];
+    return svc === undefined ? [] : [objectKey(slice.metadata.namespace, svc)];
+  },
+};
+
+export const externalWorkloadIpIndex: IndexDefinition<ExternalWorkload> = {
+  name: "externalWorkloadIP",
+  keys(ew) {
+    const keys: string[] = [];
+    for (const w of ew.spec?.workloadIPs ?? []) {
+      for (const p of ew.spec?.ports ?? []) keys.push(joinHostPort(ip(w.ip), p.port));
+    }
+    return keys;
+  },
+};
+
+/** K-13: index reads skip pods that are terminating or finished. */
+export function podIsLive(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return !pod.metadata.deletionTimestamp && phase !== "Succeeded" && phase !== "Failed";
+}
+
+/** The index reads of a cluster whose caches are MemoryCaches with the indexes above. */
+export function memoryClusterIndexes(caches: {
+  pods: MemoryCache<Pod>;
+  services: MemoryCache<Service>;
+  endpointSlices: MemoryCache<EndpointSlice>;
+  externalWorkloads: MemoryCache<ExternalWorkload>;
+}): ClusterIndexes {
+  return {
+    podsByIp: (address) => caches.pods.byIndex(podIpIndex.name, ip(address)).filter(podIsLive),
+    podsByHostPort: (hostIp, port) =>
+      caches.pods.byIndex(podHostPortIndex.name, joinHostPort(ip(hostIp), port)).filter(podIsLive),
+    servicesByClusterIp: (address) =>
+      caches.services.byIndex(serviceClusterIpIndex.name, ip(address)),
+    endpointSlicesOfService: (namespace, service) =>
+      caches.endpointSlices.byIndex(sliceServiceIndex.name, objectKey(namespace, service)),
+    externalWorkloadsByIpPort: (address, port) =>
+      caches.externalWorkloads.byIndex(
+        externalWorkloadIpIndex.name,
+        joinHostPort(ip(address), port),
+      ),
+  };
+}

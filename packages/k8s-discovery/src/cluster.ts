@@ -1,0 +1,57 @@
+import type { ResourceCache } from "./cache.js";
+import type { Endpoints, Node, Pod, Service } from "./objects/core.js";
+import type { EndpointSlice } from "./objects/discovery.js";
+import type { ExternalWorkload, Server, ServiceProfile } from "./objects/linkerd.js";
+import type { PartialObjectMetadata } from "./objects/meta.js";
+import type { Owner } from "./owner.js";
+import type { ResourceKind } from "./resource-kind.js";
+
+/** Index reads of watchers.md §1.4. IPs are looked up in canonical text form. */
+export interface ClusterIndexes {
+  /** Pods on the pod network with this IP, terminating and finished pods skipped (K-13). */
+  podsByIp(ip: string): Pod[];
+  /** Pods exposing `hostIP:hostPort` through a container host port (K-13 applies). */
+  podsByHostPort(hostIp: string, port: number): Pod[];
+  /** Services whose cluster IP(s) include this IP. */
+  servicesByClusterIp(ip: string): Service[];
+  /** Slices labelled `kubernetes.io/service-name=<service>` in that namespace (K-14). */
+  endpointSlicesOfService(namespace: string, service: string): EndpointSlice[];
+  /** ExternalWorkloads with this workload IP and port (not filtered). */
+  externalWorkloadsByIpPort(ip: string, port: number): ExternalWorkload[];
+}
+
+/**
+ * The cluster as every watcher sees it, whatever the backend: one cache per kind, indexes,
+ * owner lookups and the synced signal. Caches of kinds the cluster does not serve (a missing
+ * CRD, decision 8) stay empty and are synced.
+ */
+export interface Cluster {
+  /** `local`, or a remote cluster's name; a label of the cache-size metrics. */
+  readonly name: string;
+  readonly services: ResourceCache<Service>;
+  readonly endpointSlices: ResourceCache<EndpointSlice>;
+  readonly endpoints: ResourceCache<Endpoints>;
+  readonly pods: ResourceCache<Pod>;
+  readonly serviceProfiles: ResourceCache<ServiceProfile>;
+  readonly servers: ResourceCache<Server>;
+  readonly externalWorkloads: ResourceCache<ExternalWorkload>;
+  readonly nodes: ResourceCache<Node>;
+  readonly replicaSets: ResourceCache<PartialObjectMetadata>;
+  readonly jobs: ResourceCache<PartialObjectMetadata>;
+  readonly indexes: ClusterIndexes;
+  /** The kinds this cluster serves (API discovery on a real cluster; all of them otherwise). */
+  readonly servedKinds: ReadonlySet<ResourceKind>;
+  /** Owner from the metadata caches only (K-16, `retry=false`). */
+  podOwner(pod: Pod): Owner;
+  /**
+   * Owner with a fallback read from the API on a cache miss (K-16, `retry=true`, X-4). Backends
+   * without an API answer from the caches.
+   */
+  fetchPodOwner(pod: Pod): Promise<Owner>;
+  /** Starts listing and watching. Handlers registered before this see the initial adds. */
+  start(): Promise<void>;
+  /** Resolves once every cache has synced (K-8, X-1). */
+  whenSynced(): Promise<void>;
+  hasSynced(): boolean;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,29 @@
+export type { Address, AddressId, AddressSet, AddressSetEntry } from "./address.js";
+export { addressIdKey, emptyAddressSet, newAddress } from "./address.js";
+export type { CacheEventHandler, CacheStats, ResourceCache } from "./cache.js";
+export { keyOf, objectKey } from "./cache.js";
+export type { Cluster, ClusterIndexes } from "./cluster.js";
+export { podIsLive, SERVICE_NAME_LABEL } from "./cluster-indexes.js";
+export { canonicalIp, joinHostPort } from "./ip.js";
+export type { LabelMatcher, Labels } from "./label-selector.js";
+export { compileSelector, InvalidSelectorError, selectorMatches } from "./label-selector.js";
+export type {
+  EndpointsListener,
+  OpaquePortsListener,
+  ProfileListener,
+  WorkloadListener,
+} from "./listeners.js";
+export type { Logger } from "./logger.js";
+export { silentLogger } from "./logger.js";
+export type { IndexDefinition } from "./memory/memory-cache.js";
+export { MemoryCache } from "./memory/memory-cache.js";
+export type { MemoryClusterOptions } from "./memory/memory-cluster.js";
+export { MemoryCluster } from "./memory/memory-cluster.js";
+export type * from "./objects/core.js";
+export type * from "./objects/discovery.js";
+export type * from "./objects/linkerd.js";
+export type * from "./objects/meta.js";
+export type { Owner, OwnerMetadataLookup } from "./owner.js";
+export { resolvePodOwner } from "./owner.js";
+export type { ResourceKind, ResourceKindInfo } from "./resource-kind.js";
+export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";

@@ -1,0 +1,192 @@
+import {
+  type CacheEventHandler,
+  type CacheStats,
+  keyOf,
+  objectKey,
+  type ResourceCache,
+} from "../cache.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { KubeObject } from "../objects/meta.js";
+import type { ResourceKind } from "../resource-kind.js";
+
+/** A secondary index: the keys an object is filed under. */
+export interface IndexDefinition<T> {
+  readonly name: string;
+  keys(obj: T): readonly string[];
+}
+
+/**
+ * The store behind every backend: objects by key, secondary indexes, and synchronous event
+ * delivery in mutation order (watchers.md X-2). Backends feed it with `apply`, `remove` and
+ * `replace`; watchers only see the read-only `ResourceCache` side.
+ */
+export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
+  readonly #objects = new Map<string, T>();
+  readonly #handlers = new Set<CacheEventHandler<T>>();
+  readonly #indexes = new Map<
+    string,
+    { def: IndexDefinition<T>; entries: Map<string, Set<string>> }
+  >();
+  readonly #logger: Logger;
+  #synced = false;
+  #syncWaiters: (() => void)[] = [];
+  #adds = 0;
+  #updates = 0;
+  #deletes = 0;
+  #relists = 0;
+
+  constructor(
+    readonly kind: ResourceKind,
+    options: { indexes?: readonly IndexDefinition<T>[]; logger?: Logger } = {},
+  ) {
+    this.#logger = options.logger ?? silentLogger;
+    for (const def of options.indexes ?? [])
+      this.#indexes.set(def.name, { def, entries: new Map() });
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.#objects.get(objectKey(namespace, name));
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.#objects.values()];
+    return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
+  }
+
+  get size(): number {
+    return this.#objects.size;
+  }
+
+  stats(): CacheStats {
+    return {
+      size: this.#objects.size,
+      adds: this.#adds,
+      updates: this.#updates,
+      deletes: this.#deletes,
+      relists: this.#relists,
+    };
+  }
+
+  /** Objects filed under `key` in the named index. */
+  byIndex(index: string, key: string): T[] {
+    const entry = this.#indexes.get(index);
+    if (!entry) throw new Error(`no index ${index} on the ${this.kind} cache`);
+    const keys = entry.entries.get(key);
+    if (!keys) return [];
+    const found: T[] = [];
+    for (const k of keys) {
+      const obj = this.#objects.get(k);
+      if (obj) found.push(obj);
+    }
+    return found;
+  }
+
+  addHandler(handler: CacheEventHandler<T>): () => void {
+    this.#handlers.add(handler);
+    return () => this.#handlers.delete(handler);
+  }
+
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  whenSynced(): Promise<void> {
+    if (this.#synced) return Promise.resolve();
+    return new Promise((resolve) => this.#syncWaiters.push(resolve));
+  }
+
+  /** Adds or replaces an object, emitting `add` or `update(old, new)`. */
+  apply(obj: T): void {
+    const key = keyOf(obj);
+    const old = this.#objects.get(key);
+    this.#store(key, obj, old);
+    if (old === undefined) {
+      this.#adds++;
+      this.#emit("add", (h) => h.add?.(obj));
+    } else {
+      this.#updates++;
+      this.#emit("update", (h) => h.update?.(old, obj));
+    }
+  }
+
+  /** Removes an object, emitting `delete` with the last known object. */
+  remove(namespace: string | undefined, name: string): T | undefined {
+    const key = objectKey(namespace, name);
+    const old = this.#objects.get(key);
+    if (old === undefined) return undefined;
+    this.#unindex(key, old);
+    this.#objects.delete(key);
+    this.#deletes++;
+    this.#emit("delete", (h) => h.delete?.(old));
+    return old;
+  }
+
+  /**
+   * Reconciles the store with a full list (K-10): new keys are added, keys whose
+   * resourceVersion changed are updated, vanished keys are deleted, unchanged keys emit
+   * nothing. The first call is the initial list; the cache is synced once its events are out.
+   */
+  replace(objects: readonly T[]): void {
+    if (this.#synced) this.#relists++;
+    const incoming = new Map(objects.map((o) => [keyOf(o), o]));
+    for (const [key, old] of [...this.#objects]) {
+      if (!incoming.has(key)) this.remove(old.metadata.namespace, old.metadata.name);
+    }
+    for (const [key, obj] of incoming) {
+      const old = this.#objects.get(key);
+      if (old !== undefined && sameVersion(old, obj)) continue;
+      this.apply(obj);
+    }
+    this.markSynced();
+  }
+
+  /** Marks the initial list as delivered (K-8). */
+  markSynced(): void {
+    if (this.#synced) return;
+    this.#synced = true;
+    for (const resolve of this.#syncWaiters.splice(0)) resolve();
+  }
+
+  /** The periodic resync (K-9): `update(obj, obj)` for every object, identity kept. */
+  resync(): void {
+    for (const obj of [...this.#objects.values()]) {
+      this.#emit("update", (h) => h.update?.(obj, obj));
+    }
+  }
+
+  #store(key: string, obj: T, old: T | undefined): void {
+    if (old !== undefined) this.#unindex(key, old);
+    this.#objects.set(key, obj);
+    for (const { def, entries } of this.#indexes.values()) {
+      for (const k of def.keys(obj)) {
+        const set = entries.get(k) ?? new Set<string>();
+        entries.set(k, set.add(key));
+      }
+    }
+  }
+
+  #unindex(key: string, obj: T): void {
+    for (const { def, entries } of this.#indexes.values()) {
+      for (const k of def.keys(obj)) {
+        const set = entries.get(k);
+        set?.delete(key);
+        if (set?.size === 0) entries.delete(k);
+      }
+    }
+  }
+
+  #emit(event: string, call: (h: CacheEventHandler<T>) => void): void {
+    for (const handler of [...this.#handlers]) {
+      try {
+        call(handler);
+      } catch (err) {
+        this.#logger.error(`${this.kind} ${event} handler failed`, { error: String(err) });
+      }
+    }
+  }
+}
+
+function sameVersion(a: KubeObject, b: KubeObject): boolean {
+  const rv = a.metadata.resourceVersion;
+  return rv !== undefined && rv === b.metadata.resourceVersion;
+}

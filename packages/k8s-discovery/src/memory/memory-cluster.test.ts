@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { Pod } from "../objects/core.js";
+import { MemoryCluster } from "./memory-cluster.js";
+
+const pod = (name: string, ip: string, extra: Partial<Pod> = {}): Pod => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name, namespace: "ns" },
+  status: { phase: "Running", podIP: ip, podIPs: [{ ip }] },
+  ...extra,
+});
+
+describe("MemoryCluster", () => {
+  it("emits add, update and delete in order, with the last known object on delete", () => {
+    const cluster = new MemoryCluster();
+    const seen: string[] = [];
+    cluster.pods.addHandler({
+      add: (p) => seen.push(`add ${p.metadata.name} ${p.status?.podIP}`),
+      update: (o, n) => seen.push(`update ${o.status?.podIP}->${n.status?.podIP}`),
+      delete: (p) => seen.push(`delete ${p.metadata.name} ${p.status?.podIP}`),
+    });
+    cluster.apply(pod("a", "10.0.0.1"));
+    cluster.apply(pod("a", "10.0.0.2"));
+    cluster.delete("Pod", "ns", "a");
+    expect(seen).toEqual(["add a 10.0.0.1", "update 10.0.0.1->10.0.0.2", "delete a 10.0.0.2"]);
+  });
+
+  it("stamps a fresh resourceVersion on every apply and keeps the uid", () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(pod("a", "10.0.0.1"));
+    const first = cluster.pods.get("ns", "a");
+    cluster.apply(pod("a", "10.0.0.1"));
+    const second = cluster.pods.get("ns", "a");
+    expect(second?.metadata.resourceVersion).not.toEqual(first?.metadata.resourceVersion);
+    expect(second?.metadata.uid).toEqual(first?.metadata.uid);
+  });
+
+  it("indexes pods by IP and skips terminating and finished pods (K-13)", () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(pod("a", "10.0.0.1"));
+    cluster.apply(pod("b", "10.0.0.2", { status: { phase: "Succeeded", podIP: "10.0.0.2" } }));
+    cluster.apply(pod("c", "2001:DB8::1"));
+    expect(cluster.indexes.podsByIp("10.0.0.1").map((p) => p.metadata.name)).toEqual(["a"]);
+    expect(cluster.indexes.podsByIp("10.0.0.2")).toEqual([]);
+    expect(cluster.indexes.podsByIp("2001:db8::1").map((p) => p.metadata.name)).toEqual(["c"]);
+  });
+
+  it("reconciles a relist: adds, changes and deletes surface, unchanged objects stay silent", () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(pod("keep", "10.0.0.1"));
+    cluster.apply(pod("change", "10.0.0.2"));
+    cluster.apply(pod("gone", "10.0.0.3"));
+    const seen: string[] = [];
+    cluster.pods.addHandler({
+      add: (p) => seen.push(`add ${p.metadata.name}`),
+      update: (_, n) => seen.push(`update ${n.metadata.name}`),
+      delete: (p) => seen.push(`delete ${p.metadata.name}`),
+    });
+    cluster.replace("Pod", [
+      pod("keep", "10.0.0.1"),
+      pod("change", "10.0.0.9"),
+      pod("new", "10.0.0.4"),
+    ]);
+    expect(seen.sort()).toEqual(["add new", "delete gone", "update change"]);
+  });
+});

@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import type { Cluster } from "../cluster.js";
+import {
+  externalWorkloadIpIndex,
+  memoryClusterIndexes,
+  podHostPortIndex,
+  podIpIndex,
+  serviceClusterIpIndex,
+  sliceServiceIndex,
+} from "../cluster-indexes.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type { Endpoints, Node, Pod, Service } from "../objects/core.js";
+import type { EndpointSlice } from "../objects/discovery.js";
+import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
+import type { KubeObject, PartialObjectMetadata } from "../objects/meta.js";
+import { type Owner, resolvePodOwner } from "../owner.js";
+import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { MemoryCache } from "./memory-cache.js";
+
+export interface MemoryClusterOptions {
+  name?: string;
+  logger?: Logger;
+  /** Kinds reported as served; defaults to every kind. */
+  servedKinds?: Iterable<ResourceKind>;
+  /**
+   * Keep the resourceVersion and uid an object arrives with (a backend mirroring a real API
+   * server). By default every apply is stamped with a fresh resourceVersion, and a uid when it
+   * has none, as an API server would.
+   */
+  keepVersions?: boolean;
+}
+
+/**
+ * A cluster held in memory and fed by calls: the store behind the manifests backend, and the
+ * programmatic backend of tests and benchmarks. Every mutation emits the same events a real
+ * cluster's watch would, synchronously.
+ */
+export class MemoryCluster implements Cluster {
+  readonly name: string;
+  readonly services: MemoryCache<Service>;
+  readonly endpointSlices: MemoryCache<EndpointSlice>;
+  readonly endpoints: MemoryCache<Endpoints>;
+  readonly pods: MemoryCache<Pod>;
+  readonly serviceProfiles: MemoryCache<ServiceProfile>;
+  readonly servers: MemoryCache<Server>;
+  readonly externalWorkloads: MemoryCache<ExternalWorkload>;
+  readonly nodes: MemoryCache<Node>;
+  readonly replicaSets: MemoryCache<PartialObjectMetadata>;
+  readonly jobs: MemoryCache<PartialObjectMetadata>;
+  readonly indexes;
+  readonly servedKinds: ReadonlySet<ResourceKind>;
+  readonly #caches: Record<ResourceKind, MemoryCache<KubeObject>>;
+  readonly #keepVersions: boolean;
+  #version = 0;
+
+  constructor(options: MemoryClusterOptions = {}) {
+    const logger = options.logger ?? silentLogger;
+    this.name = options.name ?? "local";
+    this.#keepVersions = options.keepVersions ?? false;
+    this.servedKinds = new Set(
+      options.servedKinds ?? (Object.keys(RESOURCE_KINDS) as ResourceKind[]),
+    );
+    this.services = new MemoryCache("Service", { logger, indexes: [serviceClusterIpIndex] });
+    this.endpointSlices = new MemoryCache("EndpointSlice", {
+      logger,
+      indexes: [sliceServiceIndex],
+    });
+    this.endpoints = new MemoryCache("Endpoints", { logger });
+    this.pods = new MemoryCache("Pod", { logger, indexes: [podIpIndex, podHostPortIndex] });
+    this.serviceProfiles = new MemoryCache("ServiceProfile", { logger });
+    this.servers = new MemoryCache("Server", { logger });
+    this.externalWorkloads = new MemoryCache("ExternalWorkload", {
+      logger,
+      indexes: [externalWorkloadIpIndex],
+    });
+    this.nodes = new MemoryCache("Node", { logger });
+    this.replicaSets = new MemoryCache("ReplicaSet", { logger });
+    this.jobs = new MemoryCache("Job", { logger });
+    this.#caches = {
+      Service: this.services,
+      EndpointSlice: this.endpointSlices,
+      Endpoints: this.endpoints,
+      Pod: this.pods,
+      ServiceProfile: this.serviceProfiles,
+      Server: this.servers,
+      ExternalWorkload: this.externalWorkloads,
+      Node: this.nodes,
+      ReplicaSet: this.replicaSets,
+      Job: this.jobs,
+    } as Record<ResourceKind, MemoryCache<KubeObject>>;
+    this.indexes = memoryClusterIndexes(this);
+  }
+
+  /** The cache of a kind. */
+  cache(kind: ResourceKind): MemoryCache<KubeObject> {
+    return this.#caches[kind];
+  }
+
+  /** Adds or updates an object, routed by its `kind`. Throws for a kind that is not cached. */
+  apply(obj: KubeObject): void {
+    this.cache(kindOf(obj)).apply(this.#stamp(obj));
+  }
+
+  /** Deletes an object; a no-op when it is not there. */
+  delete(kind: ResourceKind, namespace: string | undefined, name: string): void {
+    this.cache(kind).remove(namespace, name);
+  }
+
+  /** Replaces every object of a kind with a full list, as a relist does (K-10). */
+  replace(kind: ResourceKind, objects: readonly KubeObject[]): void {
+    const cache = this.cache(kind);
+    const stamped = objects.map((o) => {
+      const current = cache.get(o.metadata.namespace ?? "", o.metadata.name);
+      return current !== undefined && sameContent(current, o) ? current : this.#stamp(o);
+    });
+    cache.replace(stamped);
+  }
+
+  /** The periodic resync of every cache (K-9). */
+  resync(): void {
+    for (const cache of Object.values(this.#caches)) cache.resync();
+  }
+
+  podOwner(pod: Pod): Owner {
+    return resolvePodOwner(pod, (kind, namespace, name) =>
+      (kind === "Job" ? this.jobs : this.replicaSets).get(namespace, name),
+    );
+  }
+
+  fetchPodOwner(pod: Pod): Promise<Owner> {
+    return Promise.resolve(this.podOwner(pod));
+  }
+
+  /** Marks every cache synced: what was applied before is the initial list. */
+  async start(): Promise<void> {
+    for (const cache of Object.values(this.#caches)) cache.markSynced();
+  }
+
+  whenSynced(): Promise<void> {
+    return Promise.all(Object.values(this.#caches).map((c) => c.whenSynced())).then(() => {});
+  }
+
+  hasSynced(): boolean {
+    return Object.values(this.#caches).every((c) => c.hasSynced());
+  }
+
+  async stop(): Promise<void> {}
+
+  #stamp(obj: KubeObject): KubeObject {
+    if (this.#keepVersions) return obj;
+    const kind = kindOf(obj);
+    const current = this.cache(kind).get(obj.metadata.namespace ?? "", obj.metadata.name);
+    return {
+      ...obj,
+      metadata: {
+        ...obj.metadata,
+        resourceVersion: String(++this.#version),
+        uid: obj.metadata.uid ?? current?.metadata.uid ?? randomUUID(),
+      },
+    };
+  }
+}
+
+function kindOf(obj: KubeObject): ResourceKind {
+  const kind = obj.kind;
+  if (kind === undefined || !Object.hasOwn(RESOURCE_KINDS, kind)) {
+    throw new Error(`not a cached kind: ${String(kind)} ${obj.metadata?.name ?? ""}`);
+  }
+  return kind as ResourceKind;
+}
+
+/** Equal but for the stamped version fields: a relist of an unchanged object emits nothing. */
+function sameContent(current: KubeObject, next: KubeObject): boolean {
+  const strip = (o: KubeObject) =>
+    JSON.stringify({
+      ...o,
+      metadata: { ...o.metadata, resourceVersion: undefined, uid: undefined },
+    });
+  return strip(current) === strip(next);
+}
