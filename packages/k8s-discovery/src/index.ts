@@ -23,7 +23,25 @@ export type * from "./objects/core.js";
 export type * from "./objects/discovery.js";
 export type * from "./objects/linkerd.js";
 export type * from "./objects/meta.js";
+export {
+  externalWorkloadOpaquePorts,
+  OPAQUE_PORTS_ANNOTATION,
+  parseDefaultOpaquePorts,
+  parseOpaquePorts,
+  parsePortRange,
+  podOpaquePorts,
+  serviceOpaquePorts,
+} from "./opaque-ports.js";
 export type { Owner, OwnerMetadataLookup } from "./owner.js";
 export { resolvePodOwner } from "./owner.js";
 export type { ResourceKind, ResourceKindInfo } from "./resource-kind.js";
 export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
+export type { PodPortMatchOptions } from "./server-opacity.js";
+export {
+  externalWorkloadPortOpaqueByServers,
+  podPortOpaqueByServers,
+  serverPortMatchesExternalWorkload,
+  serverPortMatchesPod,
+  serverSelectsExternalWorkload,
+  serverSelectsPod,
+} from "./server-opacity.js";
