@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Sums every package's vitest JSON report into one closing line, so a run of the whole
 // workspace ends with the count of tests that ran, per package and in total.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("../..", import.meta.url).pathname;
@@ -29,5 +29,7 @@ for (const r of rows) {
   );
 }
 const total = (k) => rows.reduce((n, r) => n + r[k], 0);
-console.log(`\ntests: ${total("passed")} passed, ${total("failed")} failed, ${total("skipped")} skipped`);
+console.log(
+  `\ntests: ${total("passed")} passed, ${total("failed")} failed, ${total("skipped")} skipped`,
+);
 process.exit(total("failed") > 0 || rows.length === 0 ? 1 : 0);
