@@ -4,6 +4,7 @@ export type { CacheEventHandler, CacheStats, ResourceCache } from "./cache.js";
 export { keyOf, objectKey } from "./cache.js";
 export type { Cluster, ClusterIndexes } from "./cluster.js";
 export { podIsLive, SERVICE_NAME_LABEL } from "./cluster-indexes.js";
+export { InvalidServiceError } from "./errors.js";
 export { canonicalIp, joinHostPort } from "./ip.js";
 export type { LabelMatcher, Labels } from "./label-selector.js";
 export { compileSelector, InvalidSelectorError, selectorMatches } from "./label-selector.js";
@@ -19,6 +20,14 @@ export type { IndexDefinition } from "./memory/memory-cache.js";
 export { MemoryCache } from "./memory/memory-cache.js";
 export type { MemoryClusterOptions } from "./memory/memory-cluster.js";
 export { MemoryCluster } from "./memory/memory-cluster.js";
+export type {
+  CounterMetric,
+  GaugeMetric,
+  HistogramMetric,
+  MetricLabels,
+  MetricsRegistry,
+} from "./metrics.js";
+export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
 export type * from "./objects/core.js";
 export type * from "./objects/discovery.js";
 export type * from "./objects/linkerd.js";
