@@ -1,0 +1,186 @@
+import type { Endpoint, EndpointAddress } from "@destination/k8s-discovery";
+import { describe, expect, it } from "vitest";
+import { NS, pod, RecordingListener, setup } from "./test-fixtures.js";
+
+const service = { namespace: NS, name: "db" };
+
+function slice(name: string, endpoints: Endpoint[]) {
+  return {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata: { name, namespace: NS, labels: { "kubernetes.io/service-name": "db" } },
+    addressType: "IPv4",
+    endpoints,
+    ports: [{ name: "pg", port: 5432 }],
+  };
+}
+
+function endpoints(addresses: EndpointAddress[], notReadyAddresses: EndpointAddress[] = []) {
+  return {
+    apiVersion: "v1",
+    kind: "Endpoints",
+    metadata: { name: "db", namespace: NS },
+    subsets: [{ addresses, notReadyAddresses, ports: [{ port: 5432 }] }],
+  };
+}
+
+const podRef = (name: string) => ({ kind: "Pod", namespace: NS, name });
+
+async function subscribeTo(
+  hostname: string,
+  enableEndpointSlices = true,
+  setupCluster = (_: Awaited<ReturnType<typeof setup>>["cluster"]) => {},
+) {
+  const env = await setup({ enableEndpointSlices });
+  setupCluster(env.cluster);
+  const listener = new RecordingListener();
+  let ip: string | undefined;
+  let error: unknown;
+  try {
+    ip = await env.watcher.subscribe({ ip: "", port: 5432, hostname, service }, listener);
+  } catch (e) {
+    error = e;
+  }
+  return { ip, error, listener };
+}
+
+describe("hostname lookups (W-2), EndpointSlice mode", () => {
+  it("W-2: resolves the instance to its pod and subscribes on the pod's primary IP", async () => {
+    const { ip, listener } = await subscribeTo("db-1", true, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
+      cluster.apply(pod("db-1", { ip: "10.0.0.11" }));
+      cluster.apply(
+        slice("db-abc", [
+          { addresses: ["10.0.0.10"], hostname: "db-0", targetRef: podRef("db-0") },
+          { addresses: ["10.0.0.11"], hostname: "db-1", targetRef: podRef("db-1") },
+        ]),
+      );
+    });
+    expect(ip).toBe("10.0.0.11");
+    expect(listener.views.map((v) => [v.ip, v.port, v.pod])).toEqual([["10.0.0.11", 5432, "db-1"]]);
+  });
+
+  it("W-2: counts endpoints whatever their conditions", async () => {
+    const { ip, listener } = await subscribeTo("db-0", true, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "10.0.0.10", phase: "Pending" }));
+      cluster.apply(
+        slice("db-abc", [
+          {
+            addresses: ["10.0.0.10"],
+            hostname: "db-0",
+            targetRef: podRef("db-0"),
+            conditions: { ready: false },
+          },
+        ]),
+      );
+    });
+    expect(ip).toBe("10.0.0.10");
+    expect(listener.views.map((v) => v.pod)).toEqual([null]);
+  });
+
+  it("W-2: no endpoint with that hostname is NOT_FOUND", async () => {
+    const { error } = await subscribeTo("db-7", true, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
+      cluster.apply(
+        slice("db-abc", [
+          { addresses: ["10.0.0.10"], hostname: "db-0", targetRef: podRef("db-0") },
+        ]),
+      );
+    });
+    expect(error).toMatchObject({
+      code: "NOT_FOUND",
+      message: "no pod found in EndpointSlices of Service ns/db for hostname db-7",
+    });
+  });
+
+  it("W-2: a hostname match whose targetRef is not a Pod is NOT_FOUND, not a crash (Q9)", async () => {
+    const { error } = await subscribeTo("vm-0", true, (cluster) => {
+      cluster.apply(
+        slice("db-abc", [
+          {
+            addresses: ["192.168.1.10"],
+            hostname: "vm-0",
+            targetRef: { kind: "ExternalWorkload", namespace: NS, name: "vm-0" },
+          },
+          { addresses: ["192.168.1.11"], hostname: "vm-0", targetRef: podRef("db-0") },
+        ]),
+      );
+      cluster.apply(pod("db-0", { ip: "192.168.1.11" }));
+    });
+    expect(error).toMatchObject({
+      code: "NOT_FOUND",
+      message: "no pod found in EndpointSlices of Service ns/db for hostname vm-0",
+    });
+  });
+
+  it("W-2: a matching pod missing from the cache is the cache's UNKNOWN not-found", async () => {
+    const { error } = await subscribeTo("db-0", true, (cluster) => {
+      cluster.apply(
+        slice("db-abc", [
+          { addresses: ["10.0.0.10"], hostname: "db-0", targetRef: podRef("db-0") },
+        ]),
+      );
+    });
+    expect(error).toMatchObject({ code: "UNKNOWN", message: 'pod "db-0" not found' });
+  });
+});
+
+describe("hostname lookups (W-2), pods without an IP", () => {
+  it("W-2: a matching pod that has no IP yet is UNKNOWN, so the proxy retries", async () => {
+    const { error } = await subscribeTo("db-0", true, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "", phase: "Pending" }));
+      cluster.apply(
+        slice("db-abc", [
+          { addresses: ["10.0.0.10"], hostname: "db-0", targetRef: podRef("db-0") },
+        ]),
+      );
+    });
+    expect(error).toMatchObject({ code: "UNKNOWN", message: 'pod "db-0" has no IP' });
+  });
+});
+
+describe("hostname lookups (W-2), Endpoints mode", () => {
+  it("W-2: resolves the instance from the ready addresses of the Endpoints", async () => {
+    const { ip, listener } = await subscribeTo("db-0", false, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
+      cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0", targetRef: podRef("db-0") }]));
+    });
+    expect(ip).toBe("10.0.0.10");
+    expect(listener.views.map((v) => v.pod)).toEqual(["db-0"]);
+  });
+
+  it("W-2: not-ready addresses are not searched", async () => {
+    const { error } = await subscribeTo("db-0", false, (cluster) => {
+      cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
+      cluster.apply(
+        endpoints([], [{ ip: "10.0.0.10", hostname: "db-0", targetRef: podRef("db-0") }]),
+      );
+    });
+    expect(error).toMatchObject({
+      code: "NOT_FOUND",
+      message: "no pod found in Endpoints ns/db for hostname db-0",
+    });
+  });
+
+  it("W-2: a hostname match without a Pod targetRef is NOT_FOUND (Q9)", async () => {
+    const { error } = await subscribeTo("db-0", false, (cluster) => {
+      cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0" }]));
+    });
+    expect(error).toMatchObject({
+      code: "NOT_FOUND",
+      message: "no pod found in Endpoints ns/db for hostname db-0",
+    });
+  });
+
+  it("W-2: a missing Endpoints object is UNKNOWN", async () => {
+    const { error } = await subscribeTo("db-0", false);
+    expect(error).toMatchObject({ code: "UNKNOWN", message: 'endpoints "db" not found' });
+  });
+
+  it("W-2: a matching pod missing from the cache is UNKNOWN", async () => {
+    const { error } = await subscribeTo("db-0", false, (cluster) => {
+      cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0", targetRef: podRef("db-0") }]));
+    });
+    expect(error).toMatchObject({ code: "UNKNOWN", message: 'pod "db-0" not found' });
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { externalWorkload, NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
+
+describe("workload_subscribers and workload_updates (watchers.md §10)", () => {
+  it("counts 2 for a first subscribe to a running pod, 1 for a bare endpoint or a reused publisher", async () => {
+    const { cluster, watcher, metrics } = await setup();
+    expect(metrics.value("workload_subscribers")).toBe(0);
+    cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, new RecordingListener());
+    expect(metrics.value("workload_updates")).toBe(2);
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, new RecordingListener());
+    expect(metrics.value("workload_updates")).toBe(3);
+    await watcher.subscribe({ ip: "10.9.9.9", port: 80 }, new RecordingListener());
+    expect(metrics.value("workload_updates")).toBe(4);
+    expect(metrics.value("workload_subscribers")).toBe(3);
+  });
+
+  it("counts 2 for a first subscribe to an ExternalWorkload", async () => {
+    const { cluster, watcher, metrics } = await setup();
+    cluster.apply(externalWorkload("vm-1", { ip: "192.168.1.10" }));
+    await watcher.subscribe({ ip: "192.168.1.10", port: 8080 }, new RecordingListener());
+    expect(metrics.value("workload_updates")).toBe(2);
+  });
+
+  it("counts one round per detach, attach and opacity flip, however many listeners", async () => {
+    const { cluster, watcher, metrics } = await setup();
+    cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, new RecordingListener());
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, new RecordingListener());
+    const before = metrics.value("workload_updates") ?? 0;
+    cluster.apply(server("web-http", { port: 8080, podSelector: { app: "web" } })); // flip
+    cluster.apply(server("web-http", { port: 8080, podSelector: { app: "web" } })); // no flip
+    cluster.delete("Pod", NS, "web-1"); // detach
+    cluster.apply(pod("web-1", { ip: "10.0.0.1" })); // attach
+    expect((metrics.value("workload_updates") ?? 0) - before).toBe(3);
+  });
+
+  it("follows unsubscribes, and an unknown ip:port changes nothing", async () => {
+    const { watcher, metrics } = await setup();
+    const a = new RecordingListener();
+    const b = new RecordingListener();
+    const ip = await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, a);
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, b);
+    watcher.unsubscribe(ip, 8080, a);
+    expect(metrics.value("workload_subscribers")).toBe(1);
+    watcher.unsubscribe(ip, 9999, b);
+    watcher.unsubscribe(ip, 8080, a);
+    expect(metrics.value("workload_subscribers")).toBe(1);
+    watcher.unsubscribe(ip, 8080, b);
+    expect(metrics.value("workload_subscribers")).toBe(0);
+  });
+});

@@ -1,0 +1,262 @@
+import {
+  type Address,
+  type ExternalWorkload,
+  externalWorkloadOpaquePorts,
+  externalWorkloadPortOpaqueByServers,
+  type Logger,
+  newAddress,
+  type Owner,
+  type Pod,
+  podOpaquePorts,
+  podPortOpaqueByServers,
+  type Server,
+  serverSelectsExternalWorkload,
+  serverSelectsPod,
+  type WorkloadListener,
+} from "@destination/k8s-discovery";
+import { podIsRunning, samePod } from "./pod-facts.js";
+
+/** What a publisher needs from its watcher. */
+export interface PublisherContext {
+  readonly defaultOpaquePorts: ReadonlySet<number>;
+  readonly logger: Logger;
+  /** Every Server in the cluster, read when opacity is computed (decision 6). */
+  servers(): readonly Server[];
+  /** The owner from the caches, undefined on a miss. */
+  cachedOwner(pod: Pod): Owner | undefined;
+  /** The owner with an API fallback; never rejects. */
+  fetchOwner(pod: Pod): Promise<Owner>;
+  /** False once the publisher was dropped (last listener gone, watcher stopped). */
+  isActive(publisher: WorkloadPublisher): boolean;
+  /** Counts one notification round (`workload_updates`). */
+  countUpdate(): void;
+}
+
+/** An attach waiting for an owner fetch (X-4); replaced or dropped when newer events say so. */
+interface PendingAttach {
+  pod: Pod;
+}
+
+/**
+ * The state behind one `ip:port` and its listeners (watchers.md §5): the attached pod or the
+ * ExternalWorkload, the owner, and the Server-driven opaque flag. Every method runs to completion
+ * synchronously; only the owner fetch of an attach waits, outside any state change.
+ */
+export class WorkloadPublisher {
+  readonly #listeners: WorkloadListener[] = [];
+  readonly #ctx: PublisherContext;
+  #pod: Pod | null = null;
+  #externalWorkload: ExternalWorkload | null = null;
+  #owner: Owner = { kind: "", name: "" };
+  #opaqueProtocol = false;
+  #pending: PendingAttach | undefined;
+
+  constructor(
+    readonly ip: string,
+    readonly port: number,
+    ctx: PublisherContext,
+  ) {
+    this.#ctx = ctx;
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.length;
+  }
+
+  /** A fresh address per call, so no listener can see another's copy change (A-6). */
+  address(): Address {
+    return newAddress({
+      ip: this.ip,
+      port: this.port,
+      pod: this.#pod,
+      externalWorkload: this.#externalWorkload,
+      ownerKind: this.#owner.kind,
+      ownerName: this.#owner.name,
+      opaqueProtocol: this.#opaqueProtocol,
+    });
+  }
+
+  /** Registers a listener and sends it the current address; a throw unregisters it again (W-3). */
+  addListener(listener: WorkloadListener): void {
+    this.#listeners.push(listener);
+    try {
+      listener.update(this.address());
+    } catch (err) {
+      this.removeListener(listener);
+      throw err;
+    }
+  }
+
+  /** Removes one registration of the listener; false when it was not registered. */
+  removeListener(listener: WorkloadListener): boolean {
+    const i = this.#listeners.indexOf(listener);
+    if (i < 0) return false;
+    this.#listeners.splice(i, 1);
+    return true;
+  }
+
+  /** Attaches a Running pod whose owner is known: the state a new publisher starts in. */
+  attach(pod: Pod, owner: Owner): void {
+    this.#pending = undefined;
+    this.#pod = pod;
+    this.#owner = owner;
+    this.#opaqueProtocol = this.#podOpacity(pod);
+    this.#notify();
+  }
+
+  /**
+   * A pod event routed here (W-5). Only a change of running state is observable: a detached
+   * publisher attaches a Running pod, an attached one detaches when its pod stops running or is
+   * deleted. Edits to an attached pod that keeps running are ignored, as upstream does (Q11).
+   * Events about another pod than the attached one never detach it: with IP reuse and Q16
+   * routing, a finished pod that once had this IP must not take the live one away.
+   */
+  podChanged(pod: Pod, deleted: boolean): void {
+    const running = !deleted && podIsRunning(pod);
+    if (this.#pod !== null) {
+      if (!samePod(this.#pod, pod) || running) return;
+      this.#detach();
+      return;
+    }
+    if (!running) {
+      if (this.#pending && samePod(this.#pending.pod, pod)) this.#pending = undefined;
+      return;
+    }
+    const owner = this.#ctx.cachedOwner(pod);
+    if (owner !== undefined) {
+      this.attach(pod, owner);
+      return;
+    }
+    if (this.#pending && samePod(this.#pending.pod, pod)) {
+      this.#pending.pod = pod;
+      return;
+    }
+    // X-4: fetch the owner outside the event task, then attach if nothing changed meanwhile.
+    const pending: PendingAttach = { pod };
+    this.#pending = pending;
+    void this.#ctx.fetchOwner(pod).then((fetched) => {
+      if (this.#pending !== pending || this.#pod !== null || !this.#ctx.isActive(this)) return;
+      this.attach(pending.pod, fetched);
+    });
+  }
+
+  /**
+   * An ExternalWorkload event routed here, or null for its deletion (W-7). Always notifies. The
+   * Server flag is recomputed from scratch and cleared on delete (Q8); the owner follows the
+   * EW's single owner reference and is cleared otherwise (an allowed fix of W-7).
+   */
+  externalWorkloadChanged(ew: ExternalWorkload | null): void {
+    this.#externalWorkload = ew;
+    const refs = ew?.metadata.ownerReferences ?? [];
+    const only = refs.length === 1 ? refs[0] : undefined;
+    // K-17: GetProfile keeps the EW owner kind as written.
+    this.#owner = only ? { kind: only.kind, name: only.name } : { kind: "", name: "" };
+    if (ew === null) {
+      this.#opaqueProtocol = false;
+    } else {
+      try {
+        this.#opaqueProtocol = externalWorkloadPortOpaqueByServers(
+          this.#ctx.servers(),
+          ew,
+          this.port,
+        );
+      } catch (err) {
+        // api.md §5.3: an invalid selector leaves the flag as it was.
+        this.#ctx.logger.error("cannot compute opaque protocol for externalworkload", {
+          externalWorkload: `${ew.metadata.namespace}/${ew.metadata.name}`,
+          error: String(err),
+        });
+      }
+    }
+    this.#notify();
+  }
+
+  /**
+   * Servers were added, changed or deleted (W-8). Recomputes the flag from all Servers when one
+   * of `changed` selects this workload, unless the port is opaque by annotation or defaults
+   * anyway; recomputing from false lets the flag turn off again (W-9). Notifies on a flip only.
+   */
+  serversChanged(changed: readonly Server[]): void {
+    const pod = this.#pod;
+    const ew = this.#externalWorkload;
+    let next: boolean;
+    if (pod !== null) {
+      if (!changed.some((s) => this.#selects(s, () => serverSelectsPod(s, pod)))) return;
+      if (podOpaquePorts(pod, this.#ctx.defaultOpaquePorts, this.#ctx.logger).has(this.port)) {
+        return;
+      }
+      next = this.#podOpacity(pod);
+    } else if (ew !== null) {
+      if (!changed.some((s) => this.#selects(s, () => serverSelectsExternalWorkload(s, ew)))) {
+        return;
+      }
+      const annotated = externalWorkloadOpaquePorts(
+        ew,
+        this.#ctx.defaultOpaquePorts,
+        this.#ctx.logger,
+      );
+      if (annotated.has(this.port)) return;
+      try {
+        // W-9 / Q18: the ExternalWorkload check, not the pod one.
+        next = externalWorkloadPortOpaqueByServers(this.#ctx.servers(), ew, this.port);
+      } catch (err) {
+        this.#ctx.logger.error("cannot compute opaque protocol for externalworkload", {
+          externalWorkload: `${ew.metadata.namespace}/${ew.metadata.name}`,
+          error: String(err),
+        });
+        return;
+      }
+    } else {
+      return;
+    }
+    if (next === this.#opaqueProtocol) return;
+    this.#opaqueProtocol = next;
+    this.#notify();
+  }
+
+  #detach(): void {
+    this.#pod = null;
+    this.#owner = { kind: "", name: "" };
+    this.#opaqueProtocol = false;
+    this.#notify();
+  }
+
+  /** Host ports count as well: the container answers on both (matchHostPort, api.md §5.3). */
+  #podOpacity(pod: Pod): boolean {
+    return podPortOpaqueByServers(
+      this.#ctx.servers(),
+      pod,
+      this.port,
+      { matchHostPort: true },
+      this.#ctx.logger,
+    );
+  }
+
+  /** Selector test where an invalid selector selects nothing (logged). */
+  #selects(server: Server, test: () => boolean): boolean {
+    try {
+      return test();
+    } catch (err) {
+      this.#ctx.logger.warn("Server with an invalid selector skipped", {
+        server: `${server.metadata.namespace}/${server.metadata.name}`,
+        error: String(err),
+      });
+      return false;
+    }
+  }
+
+  #notify(): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener.update(this.address());
+      } catch (err) {
+        this.#ctx.logger.warn("error sending update to workload listener", {
+          ip: this.ip,
+          port: this.port,
+          error: String(err),
+        });
+      }
+    }
+    this.#ctx.countUpdate();
+  }
+}

@@ -1,0 +1,235 @@
+import {
+  type Cluster,
+  type ExternalWorkload,
+  type Logger,
+  type MetricsRegistry,
+  noopMetrics,
+  type Owner,
+  type Pod,
+  type Server,
+  silentLogger,
+  type WorkloadListener,
+} from "@destination/k8s-discovery";
+import { cachedPodOwner, fetchPodOwner } from "./cached-pod-owner.js";
+import { podByHostname } from "./hostname-lookup.js";
+import { publishersReachedByPod } from "./pod-event-routing.js";
+import { canonical, podIsRunning, samePod } from "./pod-facts.js";
+import { PublisherRegistry } from "./publisher-registry.js";
+import { WorkloadLookupError } from "./workload-lookup-error.js";
+import { WorkloadMetrics } from "./workload-metrics.js";
+import { type PublisherContext, WorkloadPublisher } from "./workload-publisher.js";
+import { type ResolvedWorkload, resolveWorkloadByIp } from "./workload-resolution.js";
+import type { WorkloadTarget } from "./workload-target.js";
+
+export interface WorkloadWatcherOptions {
+  /** `--default-opaque-ports`: ports whose Server flag is never recomputed (W-8). */
+  defaultOpaquePorts: ReadonlySet<number>;
+  /** Hostname lookups read EndpointSlices when true, Endpoints otherwise (W-2). */
+  enableEndpointSlices: boolean;
+  logger?: Logger;
+  /** Where `workload_subscribers` and `workload_updates` go; nothing is recorded without it. */
+  metrics?: MetricsRegistry;
+}
+
+/** A subscribe step that needs an owner fetched before it can attach this pod (X-4). */
+interface OwnerNeeded {
+  readonly pod: Pod;
+}
+
+/** An owner fetched for a pod, handed to the next subscribe step. */
+interface FetchedOwner {
+  readonly pod: Pod;
+  readonly owner: Owner;
+}
+
+/**
+ * The workload behind an `ip:port` for GetProfile (watchers.md §5): one publisher per subscribed
+ * `ip:port`, kept current from Pod, ExternalWorkload and Server events. Listeners hear about a
+ * pod starting or stopping to run, every ExternalWorkload change, and Server-driven opacity
+ * flips; each gets its own copy of the address.
+ */
+export class WorkloadWatcher {
+  readonly #cluster: Cluster;
+  readonly #logger: Logger;
+  readonly #metrics: WorkloadMetrics;
+  readonly #registry = new PublisherRegistry();
+  readonly #context: PublisherContext;
+  readonly #enableEndpointSlices: boolean;
+  readonly #removeHandlers: (() => void)[];
+  #subscribers = 0;
+  #stopped = false;
+
+  /** Registers the cache handlers; create it before `cluster.start()` (X-1). */
+  constructor(cluster: Cluster, options: WorkloadWatcherOptions) {
+    this.#cluster = cluster;
+    this.#logger = options.logger ?? silentLogger;
+    this.#metrics = new WorkloadMetrics(options.metrics ?? noopMetrics);
+    this.#enableEndpointSlices = options.enableEndpointSlices;
+    this.#context = {
+      defaultOpaquePorts: options.defaultOpaquePorts,
+      logger: this.#logger,
+      servers: () => cluster.servers.list(),
+      cachedOwner: (pod) => cachedPodOwner(cluster, pod),
+      fetchOwner: (pod) => fetchPodOwner(cluster, pod),
+      isActive: (publisher) => !this.#stopped && this.#registry.has(publisher),
+      countUpdate: () => this.#metrics.countUpdate(),
+    };
+    this.#removeHandlers = [
+      cluster.pods.addHandler({
+        add: (pod) => this.#podEvent(pod, false),
+        update: (oldPod, newPod) => {
+          // W-4a: the deletion mark is not an event of its own; the delete follows.
+          if (!oldPod.metadata.deletionTimestamp && newPod.metadata.deletionTimestamp) return;
+          this.#podEvent(newPod, false);
+        },
+        delete: (pod) => this.#podEvent(pod, true),
+      }),
+      cluster.externalWorkloads.addHandler({
+        add: (ew) => this.#externalWorkloadEvent(ew, ew),
+        update: (oldEw, newEw) => {
+          if (!oldEw.metadata.deletionTimestamp && newEw.metadata.deletionTimestamp) return;
+          this.#externalWorkloadEvent(newEw, newEw);
+        },
+        delete: (ew) => this.#externalWorkloadEvent(ew, null),
+      }),
+      cluster.servers.addHandler({
+        add: (server) => this.#serversChanged([server]),
+        // The old Server too: one that stops selecting a workload must still recompute it.
+        update: (oldServer, newServer) => this.#serversChanged([oldServer, newServer]),
+        delete: (server) => this.#serversChanged([server]),
+      }),
+    ];
+  }
+
+  /**
+   * Starts following `target` and sends the listener the current address before resolving to
+   * the IP to unsubscribe with (for a hostname target, the pod's primary IP). Rejects with a
+   * WorkloadLookupError on a conflict or a failed hostname lookup, and when the initial update
+   * throws (the listener is then not kept, W-3).
+   */
+  async subscribe(target: WorkloadTarget, listener: WorkloadListener): Promise<string> {
+    let fetched: FetchedOwner | undefined;
+    for (;;) {
+      if (this.#stopped) throw new Error("the workload watcher is stopped");
+      const step = this.#subscribeNow(target, listener, fetched);
+      if (typeof step === "string") return step;
+      // X-4: the network wait happens between tasks; the next step re-resolves everything.
+      fetched = { pod: step.pod, owner: await fetchPodOwner(this.#cluster, step.pod) };
+    }
+  }
+
+  /** Stops notifying this listener; the publisher goes with its last listener. */
+  unsubscribe(ip: string, port: number, listener: WorkloadListener): void {
+    const publisher = this.#registry.get(canonical(ip), port);
+    if (publisher === undefined) {
+      this.#logger.error("cannot unsubscribe from unknown ip:port", { ip, port });
+      return;
+    }
+    if (publisher.removeListener(listener)) this.#subscribers--;
+    if (publisher.listenerCount === 0) this.#registry.remove(publisher);
+    this.#metrics.setSubscribers(this.#subscribers);
+  }
+
+  /** Removes the cache handlers and forgets every publisher; listeners are not told. */
+  stop(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    for (const remove of this.#removeHandlers) remove();
+    this.#registry.clear();
+    this.#subscribers = 0;
+    this.#metrics.setSubscribers(0);
+  }
+
+  /**
+   * One synchronous subscribe task (X-3): resolve, get or build the publisher, register, send
+   * the initial update. Returns the IP, or the pod whose owner must be fetched first. After one
+   * fetch (`fetched` set) it no longer waits: a pod that changed meanwhile gets the cache answer.
+   */
+  #subscribeNow(
+    target: WorkloadTarget,
+    listener: WorkloadListener,
+    fetched: FetchedOwner | undefined,
+  ): string | OwnerNeeded {
+    const { ip, resolved } = this.#resolve(target);
+    const port = target.port;
+    let publisher = this.#registry.get(ip, port);
+    if (publisher === undefined) {
+      // W-4: a new publisher starts from this resolution; an existing one ignores it.
+      const { pod, externalWorkload } = resolved;
+      let owner: Owner | undefined;
+      if (pod !== undefined && podIsRunning(pod)) {
+        owner = this.#context.cachedOwner(pod);
+        if (owner === undefined && fetched !== undefined) {
+          owner = samePod(fetched.pod, pod) ? fetched.owner : this.#cluster.podOwner(pod);
+        }
+        if (owner === undefined) return { pod };
+      }
+      publisher = new WorkloadPublisher(ip, port, this.#context);
+      this.#registry.add(publisher);
+      if (pod !== undefined && owner !== undefined) publisher.attach(pod, owner);
+      if (externalWorkload !== undefined) publisher.externalWorkloadChanged(externalWorkload);
+    }
+    try {
+      publisher.addListener(listener);
+    } catch (err) {
+      if (publisher.listenerCount === 0) this.#registry.remove(publisher);
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new WorkloadLookupError("UNKNOWN", `failed to send initial update: ${reason}`, {
+        cause: err,
+      });
+    }
+    this.#metrics.countUpdate();
+    this.#subscribers++;
+    this.#metrics.setSubscribers(this.#subscribers);
+    return ip;
+  }
+
+  #resolve(target: WorkloadTarget): { ip: string; resolved: ResolvedWorkload } {
+    if (target.hostname) {
+      if (target.service === undefined) {
+        throw new WorkloadLookupError("UNKNOWN", "a hostname lookup needs a service");
+      }
+      const pod = podByHostname(
+        this.#cluster,
+        target.hostname,
+        target.service,
+        this.#enableEndpointSlices,
+      );
+      // The primary IP only, as upstream. A pod that has none yet (a StatefulSet pod being
+      // re-created) cannot be followed by IP; failing lets the proxy retry.
+      const podIp = pod.status?.podIP;
+      if (!podIp) {
+        throw new WorkloadLookupError("UNKNOWN", `pod "${pod.metadata.name}" has no IP`);
+      }
+      return { ip: canonical(podIp), resolved: { pod } };
+    }
+    const ip = canonical(target.ip);
+    return { ip, resolved: resolveWorkloadByIp(this.#cluster, ip, target.port) };
+  }
+
+  #podEvent(pod: Pod, deleted: boolean): void {
+    for (const publisher of publishersReachedByPod(this.#registry, pod)) {
+      publisher.podChanged(pod, deleted);
+    }
+  }
+
+  /** W-7: every publisher of a declared `workloadIP:port`, once each. */
+  #externalWorkloadEvent(ew: ExternalWorkload, current: ExternalWorkload | null): void {
+    const reached = new Set<WorkloadPublisher>();
+    for (const { port } of ew.spec?.ports ?? []) {
+      for (const { ip } of ew.spec?.workloadIPs ?? []) {
+        const publisher = this.#registry.get(canonical(ip), port);
+        if (publisher !== undefined) reached.add(publisher);
+      }
+    }
+    for (const publisher of reached) publisher.externalWorkloadChanged(current);
+  }
+
+  /**
+   * W-8: the changed Servers only say which workloads to look at; each one's flag comes from
+   * all Servers, since several may select the same workload and port.
+   */
+  #serversChanged(changed: readonly Server[]): void {
+    for (const publisher of [...this.#registry.all()]) publisher.serversChanged(changed);
+  }
+}
