@@ -1,0 +1,177 @@
+import {
+  type Cluster,
+  type GaugeMetric,
+  InvalidServiceError,
+  type Logger,
+  type MetricsRegistry,
+  noopMetrics,
+  type OpaquePortsListener,
+  type Service,
+  serviceOpaquePorts,
+  silentLogger,
+} from "@destination/k8s-discovery";
+import { InformerLag } from "./informer-lag.js";
+import { NotificationQueue, newSubscription, type Subscription } from "./notification-queue.js";
+import { PortSet } from "./port-set.js";
+
+/** A Service by namespace and name. */
+export interface ServiceId {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+export interface OpaquePortsWatcherOptions {
+  /** `--default-opaque-ports`: the set of a Service without the annotation. */
+  defaultOpaquePorts: ReadonlySet<number>;
+  logger?: Logger;
+  metrics?: MetricsRegistry;
+}
+
+/** The opaque ports of one Service and who listens to them. */
+interface ServiceEntry {
+  ports: PortSet;
+  readonly subscriptions: Subscription<OpaquePortsListener>[];
+}
+
+const keyOfId = (id: ServiceId) => `${id.namespace}/${id.name}`;
+
+const labelsOf = (id: ServiceId) => ({ namespace: id.namespace, name: id.name });
+
+const idOf = (service: Service): ServiceId => ({
+  namespace: service.metadata.namespace ?? "",
+  name: service.metadata.name,
+});
+
+/**
+ * The opaque ports of Services (`config.linkerd.io/opaque-ports`, else the defaults) as live
+ * values (watchers.md §6.2). A subscriber hears the current set at once, then each change of it.
+ */
+export class OpaquePortsWatcher {
+  readonly #cluster: Pick<Cluster, "services">;
+  readonly #defaults: PortSet;
+  readonly #logger: Logger;
+  readonly #entries = new Map<string, ServiceEntry>();
+  readonly #notifications: NotificationQueue;
+  readonly #subscribersGauge: GaugeMetric;
+  readonly #lag: InformerLag;
+  readonly #removeHandler: () => void;
+
+  constructor(cluster: Pick<Cluster, "services">, options: OpaquePortsWatcherOptions) {
+    this.#cluster = cluster;
+    this.#defaults = PortSet.of(options.defaultOpaquePorts);
+    this.#logger = options.logger ?? silentLogger;
+    this.#notifications = new NotificationQueue(this.#logger);
+    const metrics = options.metrics ?? noopMetrics;
+    this.#subscribersGauge = metrics.gauge(
+      "service_subscribers",
+      "Listeners of the opaque ports of one Service.",
+      ["namespace", "name"],
+    );
+    this.#lag = new InformerLag(
+      metrics,
+      "services_informer_lag_seconds",
+      "Seconds between a Service write and its update event reaching a watcher.",
+    );
+    this.#removeHandler = cluster.services.addHandler({
+      add: (service) => this.#apply(service),
+      update: (oldService, newService) => {
+        this.#lag.observeUpdate(oldService, newService);
+        this.#apply(newService);
+      },
+      delete: (service) => this.#delete(service),
+    });
+  }
+
+  /**
+   * O-3 (with the api.md Q17 fix): registers the listener and calls `updateService` with the
+   * Service's current set; when no entry is held, the set is computed from the Service cache.
+   * Throws `InvalidServiceError` for a cached `ExternalName` Service.
+   */
+  subscribe(id: ServiceId, listener: OpaquePortsListener): void {
+    const cached = this.#cluster.services.get(id.namespace, id.name);
+    if (cached?.spec?.type === "ExternalName") throw new InvalidServiceError(id.namespace, id.name);
+    const key = keyOfId(id);
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { ports: this.#portsOf(cached) ?? this.#defaults, subscriptions: [] };
+      this.#entries.set(key, entry);
+    }
+    const subscription = newSubscription(listener);
+    entry.subscriptions.push(subscription);
+    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
+    const ports = entry.ports;
+    this.#notifications.notify([subscription], (l) => l.updateService(ports), labelsOf(id));
+  }
+
+  /**
+   * Removes one registration of the listener. With the last one gone the gauge series and the
+   * entry go too; a later subscriber gets its set from the cache.
+   */
+  unsubscribe(id: ServiceId, listener: OpaquePortsListener): void {
+    const key = keyOfId(id);
+    const entry = this.#entries.get(key);
+    if (entry === undefined) {
+      this.#logger.error("cannot unsubscribe from an unknown service", labelsOf(id));
+      return;
+    }
+    const index = entry.subscriptions.findIndex((s) => s.listener === listener);
+    if (index < 0) {
+      this.#logger.warn("unsubscribe of a listener that is not subscribed", labelsOf(id));
+      return;
+    }
+    const [subscription] = entry.subscriptions.splice(index, 1);
+    if (subscription !== undefined) subscription.active = false;
+    if (entry.subscriptions.length > 0) {
+      this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
+    } else {
+      this.#subscribersGauge.remove(labelsOf(id));
+      this.#entries.delete(key);
+    }
+  }
+
+  /** Stops listening to the cache; subscribers keep their last set and hear nothing more. */
+  stop(): void {
+    this.#removeHandler();
+  }
+
+  /** O-1: the first sight of a Service only records its set; later ones notify on change. */
+  #apply(service: Service): void {
+    const ports = this.#portsOf(service);
+    if (ports === undefined) return;
+    const key = keyOfId(idOf(service));
+    const entry = this.#entries.get(key);
+    if (entry === undefined) {
+      this.#entries.set(key, { ports, subscriptions: [] });
+      return;
+    }
+    this.#set(entry, ports, idOf(service));
+  }
+
+  /** O-2: a deleted Service falls back to the defaults; its entry stays. */
+  #delete(service: Service): void {
+    const entry = this.#entries.get(keyOfId(idOf(service)));
+    if (entry !== undefined) this.#set(entry, this.#defaults, idOf(service));
+  }
+
+  #set(entry: ServiceEntry, ports: PortSet, id: ServiceId): void {
+    if (entry.ports.equals(ports)) return;
+    entry.ports = ports;
+    this.#notifications.notify(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));
+  }
+
+  /**
+   * O-4 via the shared parser; undefined (logged) for an object too malformed to read, whose
+   * event is then ignored (X-8). A missing Service has the defaults.
+   */
+  #portsOf(service: Service | undefined): PortSet | undefined {
+    try {
+      return PortSet.of(serviceOpaquePorts(service, this.#defaults, this.#logger));
+    } catch (err) {
+      this.#logger.error("cannot read the opaque ports of a service, event ignored", {
+        ...(service === undefined ? {} : idOf(service)),
+        error: String(err),
+      });
+      return undefined;
+    }
+  }
+}

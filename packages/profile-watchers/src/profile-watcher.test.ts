@@ -1,0 +1,284 @@
+import {
+  InMemoryMetrics,
+  type Logger,
+  MemoryCluster,
+  type ProfileListener,
+  type ServiceProfile,
+} from "@destination/k8s-discovery";
+import { describe, expect, it, vi } from "vitest";
+import { ProfileWatcher } from "./profile-watcher.js";
+
+const NS = "emojivoto";
+const FQDN = "web.emojivoto.svc.cluster.local";
+const ID = { namespace: NS, name: FQDN };
+const LABELS = { namespace: NS, profile: FQDN };
+
+function serviceProfile(route: string, namespace = NS, name = FQDN): ServiceProfile {
+  return {
+    apiVersion: "linkerd.io/v1alpha2",
+    kind: "ServiceProfile",
+    metadata: { namespace, name },
+    spec: { routes: [{ name: route, condition: { pathRegex: `/${route}` } }] },
+  };
+}
+
+/** A listener that records what it is told: the route name of each profile, or null. */
+function recorder(): ProfileListener & { profiles: (ServiceProfile | null)[]; seen: string[] } {
+  const profiles: (ServiceProfile | null)[] = [];
+  return {
+    profiles,
+    get seen() {
+      return profiles.map((p) => (p === null ? "null" : (p.spec?.routes?.[0]?.name ?? "?")));
+    },
+    update: (p) => void profiles.push(p),
+  };
+}
+
+/** A logger whose calls can be asserted. */
+function spyLogger() {
+  type Log = Logger["error"];
+  return { debug: vi.fn<Log>(), info: vi.fn<Log>(), warn: vi.fn<Log>(), error: vi.fn<Log>() };
+}
+
+function setup() {
+  const cluster = new MemoryCluster();
+  const metrics = new InMemoryMetrics();
+  const logger = spyLogger();
+  const watcher = new ProfileWatcher(cluster, { metrics, logger });
+  return { cluster, metrics, logger, watcher };
+}
+
+describe("ProfileWatcher", () => {
+  it("P-1: a new subscriber is told the current profile at once, as the cache's own object", () => {
+    const { cluster, watcher } = setup();
+    cluster.apply(serviceProfile("a"));
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    expect(listener.seen).toEqual(["a"]);
+    expect(listener.profiles[0]).toBe(cluster.serviceProfiles.get(NS, FQDN));
+  });
+
+  it("P-1: a profile that existed before the watcher is read from the cache on subscribe", () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(serviceProfile("early"));
+    const watcher = new ProfileWatcher(cluster);
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    expect(listener.seen).toEqual(["early"]);
+  });
+
+  it("P-1: a subscriber to an id without a profile is told null at once", () => {
+    const { watcher } = setup();
+    const listener = recorder();
+    watcher.subscribe({ namespace: "client-ns", name: FQDN }, listener);
+    expect(listener.profiles).toEqual([null]);
+  });
+
+  it("P-1: a failed cache read is logged and the subscriber is told null", () => {
+    const { cluster, watcher, logger } = setup();
+    vi.spyOn(cluster.serviceProfiles, "get").mockImplementation(() => {
+      throw new Error("cache broken");
+    });
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    expect(listener.profiles).toEqual([null]);
+    expect(logger.error).toHaveBeenCalledWith(
+      "cannot read ServiceProfile from the cache",
+      expect.objectContaining({ namespace: NS, profile: FQDN }),
+    );
+  });
+
+  it("P-2: every add, update and resync reaches every listener, identical content included", () => {
+    const { cluster, watcher } = setup();
+    const first = recorder();
+    const second = recorder();
+    watcher.subscribe(ID, first);
+    watcher.subscribe(ID, second);
+    cluster.apply(serviceProfile("a"));
+    cluster.apply(serviceProfile("b"));
+    cluster.apply(serviceProfile("b"));
+    cluster.resync();
+    expect(first.seen).toEqual(["null", "a", "b", "b", "b"]);
+    expect(second.seen).toEqual(["null", "a", "b", "b", "b"]);
+    // A resync hands over the very object of the last update, so identity dedup downstream works.
+    expect(first.profiles[4]).toBe(first.profiles[3]);
+    expect(first.profiles[3]).not.toBe(first.profiles[2]);
+  });
+
+  it("P-2: a profile reaches only the listeners of its own namespace and name", () => {
+    const { cluster, watcher } = setup();
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    cluster.apply(serviceProfile("other-ns", "client-ns"));
+    cluster.apply(serviceProfile("other-name", NS, "api.emojivoto.svc.cluster.local"));
+    expect(listener.seen).toEqual(["null"]);
+  });
+
+  it("P-3: a delete tells every listener null, and a re-created profile is forwarded again", () => {
+    const { cluster, watcher } = setup();
+    cluster.apply(serviceProfile("a"));
+    const first = recorder();
+    const second = recorder();
+    watcher.subscribe(ID, first);
+    watcher.subscribe(ID, second);
+    cluster.delete("ServiceProfile", NS, FQDN);
+    cluster.apply(serviceProfile("c"));
+    expect(first.seen).toEqual(["a", "null", "c"]);
+    expect(second.seen).toEqual(["a", "null", "c"]);
+  });
+
+  it("P-4: unsubscribing an unknown id only logs", () => {
+    const { watcher, logger, metrics } = setup();
+    expect(() => watcher.unsubscribe(ID, recorder())).not.toThrow();
+    expect(logger.error).toHaveBeenCalledWith("cannot unsubscribe from an unknown profile", LABELS);
+    expect(metrics.value("profile_subscribers", LABELS)).toBeUndefined();
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    expect(listener.profiles).toEqual([null]);
+  });
+
+  it("P-4: a publisher and its series outlive the last subscriber", () => {
+    const { cluster, watcher, metrics } = setup();
+    cluster.apply(serviceProfile("a"));
+    const gone = recorder();
+    watcher.subscribe(ID, gone);
+    watcher.unsubscribe(ID, gone);
+    expect(metrics.value("profile_subscribers", LABELS)).toBe(0);
+    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    cluster.apply(serviceProfile("b"));
+    expect(metrics.value("profile_updates", LABELS)).toBe(2);
+    expect(gone.seen).toEqual(["a"]);
+    const later = recorder();
+    watcher.subscribe(ID, later);
+    expect(later.seen).toEqual(["b"]);
+  });
+
+  it("P-4: an unsubscribed listener hears nothing more while the others still do", () => {
+    const { cluster, watcher } = setup();
+    const leaving = recorder();
+    const staying = recorder();
+    watcher.subscribe(ID, leaving);
+    watcher.subscribe(ID, staying);
+    watcher.unsubscribe(ID, leaving);
+    cluster.apply(serviceProfile("a"));
+    cluster.delete("ServiceProfile", NS, FQDN);
+    expect(leaving.seen).toEqual(["null"]);
+    expect(staying.seen).toEqual(["null", "a", "null"]);
+  });
+
+  it("metrics: profile_subscribers counts listeners, profile_updates counts forwarded events", () => {
+    const { cluster, watcher, metrics } = setup();
+    const otherLabels = { namespace: "client-ns", profile: FQDN };
+    // A profile nobody listens to still gets both series, at zero subscribers.
+    cluster.apply(serviceProfile("a"));
+    expect(metrics.value("profile_subscribers", LABELS)).toBe(0);
+    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    const first = recorder();
+    watcher.subscribe(ID, first);
+    watcher.subscribe(ID, recorder());
+    watcher.subscribe({ namespace: "client-ns", name: FQDN }, recorder());
+    expect(metrics.value("profile_subscribers", LABELS)).toBe(2);
+    expect(metrics.value("profile_subscribers", otherLabels)).toBe(1);
+    // Initial values told on subscribe are not updates.
+    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    expect(metrics.value("profile_updates", otherLabels)).toBe(0);
+    cluster.apply(serviceProfile("b"));
+    cluster.resync();
+    cluster.delete("ServiceProfile", NS, FQDN);
+    expect(metrics.value("profile_updates", LABELS)).toBe(4);
+    watcher.unsubscribe(ID, first);
+    expect(metrics.value("profile_subscribers", LABELS)).toBe(1);
+  });
+
+  it("M-1: serviceprofiles_informer_lag_seconds is observed on updates with a new Update time", () => {
+    const { cluster, metrics } = setup();
+    const written = (route: string, operation: string, time: string): ServiceProfile => {
+      const p = serviceProfile(route);
+      return { ...p, metadata: { ...p.metadata, managedFields: [{ operation, time }] } };
+    };
+    const observed = () => metrics.value("serviceprofiles_informer_lag_seconds_count");
+    cluster.apply(written("a", "Update", "2026-08-01T10:00:00Z"));
+    expect(observed()).toBeUndefined(); // an add is not an update
+    cluster.apply(written("b", "Update", "2026-08-01T10:00:00Z"));
+    cluster.resync();
+    expect(observed()).toBeUndefined(); // same Update time
+    cluster.apply(written("c", "Update", "2026-08-01T10:00:05Z"));
+    expect(observed()).toBe(1);
+    cluster.apply(written("d", "Apply", "2026-08-01T10:00:09Z"));
+    expect(observed()).toBe(1); // no Update entry at all
+  });
+
+  it("X-8: a throwing listener is logged and the others still get the update", () => {
+    const { cluster, watcher, logger } = setup();
+    const before = recorder();
+    const after = recorder();
+    watcher.subscribe(ID, before);
+    watcher.subscribe(ID, {
+      update: (p) => {
+        if (p !== null) throw new Error("boom");
+      },
+    });
+    watcher.subscribe(ID, after);
+    cluster.apply(serviceProfile("a"));
+    expect(before.seen).toEqual(["null", "a"]);
+    expect(after.seen).toEqual(["null", "a"]);
+    expect(logger.error).toHaveBeenCalledWith(
+      "listener failed",
+      expect.objectContaining({ ...LABELS, error: "Error: boom" }),
+    );
+  });
+
+  it("A-7: a listener is never re-entered: what it causes is delivered after it returns, in order", () => {
+    const { cluster, watcher } = setup();
+    const log: string[] = [];
+    const late: ProfileListener = {
+      update: (p) => void log.push(`late ${p?.spec?.routes?.[0]?.name ?? "null"}`),
+    };
+    const eager: ProfileListener = {
+      update: (p) => {
+        const route = p?.spec?.routes?.[0]?.name ?? "null";
+        log.push(`eager enter ${route}`);
+        if (route === "a") {
+          watcher.subscribe(ID, late);
+          cluster.apply(serviceProfile("b"));
+        }
+        log.push(`eager exit ${route}`);
+      },
+    };
+    watcher.subscribe(ID, eager);
+    cluster.apply(serviceProfile("a"));
+    expect(log).toEqual([
+      "eager enter null",
+      "eager exit null",
+      "eager enter a",
+      "eager exit a",
+      "late a",
+      "eager enter b",
+      "eager exit b",
+      "late b",
+    ]);
+  });
+
+  it("A-7: a listener unsubscribed during a delivery does not get the rest of it", () => {
+    const { cluster, watcher } = setup();
+    const victim = recorder();
+    const killer: ProfileListener = {
+      update: (p) => {
+        if (p !== null) watcher.unsubscribe(ID, victim);
+      },
+    };
+    watcher.subscribe(ID, killer);
+    watcher.subscribe(ID, victim);
+    cluster.apply(serviceProfile("a"));
+    expect(victim.seen).toEqual(["null"]);
+  });
+
+  it("stop() removes the cache handler: later events reach no listener", () => {
+    const { cluster, watcher } = setup();
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    watcher.stop();
+    cluster.apply(serviceProfile("a"));
+    expect(listener.seen).toEqual(["null"]);
+  });
+});
