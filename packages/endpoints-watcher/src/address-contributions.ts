@@ -1,0 +1,52 @@
+import type { AddressSetEntry } from "@destination/k8s-discovery";
+
+interface Contribution {
+  readonly entries: ReadonlyMap<string, AddressSetEntry>;
+  /** When the source last changed, in watcher event order; larger is newer. */
+  readonly recency: number;
+}
+
+/**
+ * Decision 13: the addresses of a service port kept per source (each slice by its key, or the
+ * one Endpoints object), so that an endpoint stays while any slice still lists it and a
+ * deleted slice takes away exactly what it brought (E-20, E-21).
+ */
+export class AddressContributions {
+  readonly #bySource = new Map<string, Contribution>();
+
+  set(source: string, entries: ReadonlyMap<string, AddressSetEntry>, recency: number): void {
+    this.#bySource.set(source, { entries, recency });
+  }
+
+  delete(source: string): void {
+    this.#bySource.delete(source);
+  }
+
+  clear(): void {
+    this.#bySource.clear();
+  }
+
+  /** Every source's addresses; where sources share an ID, the most recently changed one wins. */
+  union(): Map<string, AddressSetEntry> {
+    const sources = [...this.#bySource.values()].sort((a, b) => a.recency - b.recency);
+    const union = new Map<string, AddressSetEntry>();
+    for (const source of sources) {
+      for (const [key, entry] of source.entries) union.set(key, entry);
+    }
+    return union;
+  }
+
+  /** Replaces entries through `change` (which returns the entry itself to keep it). */
+  replaceEntries(change: (entry: AddressSetEntry) => AddressSetEntry): void {
+    for (const [source, contribution] of this.#bySource) {
+      let replaced: Map<string, AddressSetEntry> | undefined;
+      for (const [key, entry] of contribution.entries) {
+        const next = change(entry);
+        if (next === entry) continue;
+        replaced ??= new Map(contribution.entries);
+        replaced.set(key, next);
+      }
+      if (replaced) this.#bySource.set(source, { ...contribution, entries: replaced });
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import type { AddressSetEntry } from "@destination/k8s-discovery";
+import type { FilterKey } from "./filter-key.js";
+
+/** Everything a listener group's view depends on besides the addresses themselves. */
+export interface AddressFilter {
+  readonly key: FilterKey;
+  /** The subscribing node's `topology.kubernetes.io/zone`, read when the group was made (E-5). */
+  readonly nodeZone: string;
+  /** The Service's `internalTrafficPolicy` is `Local`. */
+  readonly localTrafficPolicy: boolean;
+  readonly enableIPv6: boolean;
+}
+
+type Entries = ReadonlyMap<string, AddressSetEntry>;
+
+/** E-28: hostname, then local traffic policy or zone hints, then address family (E-34). */
+export function filterAddresses(
+  entries: Entries,
+  filter: AddressFilter,
+): Map<string, AddressSetEntry> {
+  const { key } = filter;
+  let candidates: Entries = entries;
+  if (key.hostname !== "") {
+    candidates = keep(candidates, (e) => e.address.hostname === key.hostname);
+  }
+  if (key.enableEndpointFiltering) {
+    candidates = filter.localTrafficPolicy
+      ? keep(candidates, (e) => (e.address.pod?.spec?.nodeName ?? "") === key.nodeName)
+      : byZoneHints(candidates, filter.nodeZone);
+  }
+  return byAddressFamily(candidates, filter.enableIPv6);
+}
+
+function keep(entries: Entries, test: (e: AddressSetEntry) => boolean): Entries {
+  const kept = new Map<string, AddressSetEntry>();
+  for (const [k, e] of entries) if (test(e)) kept.set(k, e);
+  return kept;
+}
+
+/**
+ * Topology-aware routing as kube-proxy does it: hints only count when every candidate has
+ * some, and hints that leave nothing are ignored.
+ */
+function byZoneHints(entries: Entries, zone: string): Entries {
+  for (const e of entries.values()) if (e.address.forZones.length === 0) return entries;
+  const inZone = keep(entries, (e) => e.address.forZones.some((z) => z.name === zone));
+  return inZone.size === 0 ? entries : inZone;
+}
+
+/**
+ * E-34: without IPv6 its IDs go; with it, a dual-stack workload is served over IPv6 only.
+ * Only twins present in this (already zone-filtered) set count.
+ */
+function byAddressFamily(entries: Entries, enableIPv6: boolean): Map<string, AddressSetEntry> {
+  const workload = (e: AddressSetEntry) => `${e.id.namespace}/${e.id.name}`;
+  const withIPv6 = new Set<string>();
+  if (enableIPv6) {
+    for (const e of entries.values()) if (e.id.ipFamily === "IPv6") withIPv6.add(workload(e));
+  }
+  const kept = new Map<string, AddressSetEntry>();
+  for (const [k, e] of entries) {
+    if (e.id.ipFamily === "IPv6" && !enableIPv6) continue;
+    if (e.id.ipFamily === "IPv4" && withIPv6.has(workload(e))) continue;
+    kept.set(k, e);
+  }
+  return kept;
+}

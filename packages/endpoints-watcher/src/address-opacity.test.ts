@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { harness, NS, pod, podEndpoint, server, service, slice } from "./test-fixtures.js";
+
+/** web-1 (app=web) and web-2 (app=web, track=canary), port 8080 named "http". */
+function twoPods() {
+  const h = harness();
+  h.cluster.apply(service("web"));
+  h.cluster.apply(pod("web-1", "10.0.0.1"));
+  h.cluster.apply(pod("web-2", "10.0.0.2", { labels: { app: "web", track: "canary" } }));
+  h.cluster.apply(
+    slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1"), podEndpoint("web-2", "10.0.0.2")]),
+  );
+  return h;
+}
+
+describe("Server-driven opacity", () => {
+  it("E-26: an opaque Server marks what it selects, also for new subscribers; its deletion clears it", () => {
+    const h = twoPods();
+    const listener = h.listen();
+    listener.take();
+    h.cluster.apply(server("opaque-web", 8080, "opaque"));
+    expect(listener.take()).toEqual([
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080 opaque", "ns/web-2/IPv4 10.0.0.2:8080 opaque"] },
+    ]);
+    expect(h.listen({ port: 8080 }).take()).toEqual([
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080 opaque", "ns/web-2/IPv4 10.0.0.2:8080 opaque"] },
+    ]);
+    h.cluster.delete("Server", NS, "opaque-web");
+    expect(listener.take()).toEqual([
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080", "ns/web-2/IPv4 10.0.0.2:8080"] },
+    ]);
+  });
+
+  it("E-26: Servers of another namespace never change these addresses, on add, update or delete", () => {
+    const h = twoPods();
+    const listener = h.listen();
+    listener.take();
+    h.cluster.apply(server("elsewhere", 8080, "opaque", { matchLabels: { app: "web" } }, "other"));
+    h.cluster.apply(server("elsewhere", "http", "opaque", {}, "other"));
+    h.cluster.delete("Server", "other", "elsewhere");
+    expect(listener.take()).toEqual([]);
+  });
+
+  it("E-27: only addresses whose opacity flips are re-announced; a named port matches the container port name", () => {
+    const h = twoPods();
+    const listener = h.listen();
+    listener.take();
+    h.cluster.apply(server("canary", "http", "opaque", { matchLabels: { track: "canary" } }));
+    expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080 opaque"] }]);
+    // Another port name, or a non-opaque protocol, selects nothing that flips.
+    h.cluster.apply(server("canary", "admin", "opaque", { matchLabels: { track: "canary" } }));
+    expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+    h.cluster.apply(server("canary-http", 8080, "HTTP/2", { matchLabels: { track: "canary" } }));
+    expect(listener.take()).toEqual([]);
+  });
+
+  it("E-27: a non-opaque Server's update keeps the opacity another opaque Server grants (fix)", () => {
+    const h = twoPods();
+    h.cluster.apply(server("a-opaque", 8080, "opaque"));
+    h.cluster.apply(server("b-http", 8080, "HTTP/1"));
+    const listener = h.listen();
+    listener.take();
+    // Upstream took B's word alone and cleared the flag until the next resync.
+    h.cluster.apply(server("b-http", 8080, "HTTP/2"));
+    expect(listener.take()).toEqual([]);
+    expect(listener.holds()).toEqual([
+      "ns/web-1/IPv4 10.0.0.1:8080 opaque",
+      "ns/web-2/IPv4 10.0.0.2:8080 opaque",
+    ]);
+  });
+
+  it("E-27: opacity turns off again when the opaque Server stops selecting the workload (fix)", () => {
+    const h = twoPods();
+    h.cluster.apply(server("a-opaque", 8080, "opaque"));
+    const listener = h.listen();
+    listener.take();
+    h.cluster.apply(server("a-opaque", 8080, "opaque", { matchLabels: { track: "canary" } }));
+    expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
+    h.cluster.apply(server("a-opaque", 8080, "opaque", { matchLabels: { app: "none" } }));
+    expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+  });
+
+  it("E-27: a Server with an invalid selector is logged and changes nothing", () => {
+    const h = twoPods();
+    const listener = h.listen();
+    listener.take();
+    h.cluster.apply(
+      server("broken", 8080, "opaque", { matchExpressions: [{ key: "app", operator: "Near" }] }),
+    );
+    expect(listener.take()).toEqual([]);
+    expect(h.logger.messages("warn")).toContain("Server with an invalid selector skipped");
+  });
+});

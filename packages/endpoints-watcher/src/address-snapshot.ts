@@ -1,0 +1,81 @@
+import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destination/k8s-discovery";
+
+// A-6: everything handed to listeners is immutable. Entries are frozen once, when an address
+// is built, so sets can share them; each published set gets its own read-only map.
+
+/** A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. */
+export function frozenEntry(id: AddressId, address: Address): AddressSetEntry {
+  return Object.freeze({
+    id: Object.freeze({ ...id }),
+    address: Object.freeze({
+      ...address,
+      forZones: Object.freeze(address.forZones.map((z) => Object.freeze({ name: z.name }))),
+    }),
+  });
+}
+
+/** A map that offers no way to change it, not even through a cast to Map. */
+class ReadonlyEntryMap implements ReadonlyMap<string, AddressSetEntry> {
+  readonly #entries: Map<string, AddressSetEntry>;
+
+  constructor(entries: Map<string, AddressSetEntry>) {
+    this.#entries = entries;
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): AddressSetEntry | undefined {
+    return this.#entries.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  forEach(
+    callback: (
+      value: AddressSetEntry,
+      key: string,
+      map: ReadonlyMap<string, AddressSetEntry>,
+    ) => void,
+    thisArg?: unknown,
+  ): void {
+    for (const [key, value] of this.#entries) callback.call(thisArg, value, key, this);
+  }
+
+  entries(): MapIterator<[string, AddressSetEntry]> {
+    return this.#entries.entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.#entries.keys();
+  }
+
+  values(): MapIterator<AddressSetEntry> {
+    return this.#entries.values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, AddressSetEntry]> {
+    return this.#entries.entries();
+  }
+}
+
+/**
+ * An immutable AddressSet holding these entries in ID-key order (stable output for
+ * translators and tests). The caller must not keep using `entries` for anything that mutates.
+ */
+export function frozenAddressSet(
+  entries: Iterable<readonly [string, AddressSetEntry]>,
+  labels: Readonly<Record<string, string>>,
+): AddressSet {
+  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.freeze({
+    addresses: new ReadonlyEntryMap(new Map(sorted)),
+    labels: Object.freeze({ ...labels }),
+  });
+}
+
+export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.freeze({});

@@ -1,0 +1,94 @@
+import {
+  type AddressId,
+  type AddressSetEntry,
+  addressIdKey,
+  type Endpoints,
+  newAddress,
+  podPortOpaqueByServers,
+} from "@destination/k8s-discovery";
+import { frozenEntry } from "./address-snapshot.js";
+import { type ConversionContext, serverLister } from "./conversion-context.js";
+import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
+import { subsetPort, type TargetPort } from "./target-port.js";
+
+/**
+ * §3.4: the addresses of a core/v1 Endpoints object for one service port, by ID key. Only
+ * ready addresses count (E-12); subsets that do not serve the target port are skipped (E-10);
+ * pods not in the cache are left out until the object is processed again (E-13).
+ */
+export function endpointsAddresses(
+  endpoints: Endpoints,
+  target: TargetPort,
+  srcPort: number,
+  ctx: ConversionContext,
+): Map<string, AddressSetEntry> {
+  const entries = new Map<string, AddressSetEntry>();
+  const namespace = endpoints.metadata.namespace ?? "";
+  const service = endpoints.metadata.name;
+  const servers = serverLister(ctx.cluster);
+  const fqName = remoteServiceFqName(endpoints);
+
+  for (const subset of endpoints.subsets ?? []) {
+    if (subset == null) continue;
+    const port = subsetPort(subset, target);
+    if (port === 0) continue;
+    for (const ep of subset.addresses ?? []) {
+      if (ep == null) continue;
+      const hostname = ep.hostname ?? "";
+      const ref = ep.targetRef;
+      if (ref == null) {
+        // A-3: a service-mirror endpoint. Endpoints mode joins the authority without brackets.
+        const name = [service, ep.ip, String(port), ...(hostname ? [hostname] : [])].join("-");
+        const id: AddressId = { namespace, name, ipFamily: "" };
+        entries.set(
+          addressIdKey(id),
+          frozenEntry(
+            id,
+            newAddress({
+              ip: ep.ip,
+              port,
+              hostname,
+              identity: gatewayIdentity(endpoints),
+              authorityOverride: fqName === undefined ? "" : `${fqName}:${srcPort}`,
+            }),
+          ),
+        );
+      } else if (ref.kind === "Pod") {
+        const podNamespace = ref.namespace || namespace;
+        const pod = ctx.cluster.pods.get(podNamespace, ref.name ?? "");
+        if (pod === undefined) {
+          ctx.logger.warn("endpoint's pod is not in the cache; skipped until Endpoints change", {
+            endpoints: `${namespace}/${service}`,
+            pod: `${podNamespace}/${ref.name}`,
+          });
+          continue;
+        }
+        const owner = ctx.cluster.podOwner(pod);
+        const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: "" };
+        entries.set(
+          addressIdKey(id),
+          frozenEntry(
+            id,
+            newAddress({
+              ip: ep.ip,
+              port,
+              pod,
+              ownerKind: owner.kind,
+              ownerName: owner.name,
+              hostname,
+              opaqueProtocol: podPortOpaqueByServers(
+                servers(podNamespace),
+                pod,
+                port,
+                { matchHostPort: true },
+                ctx.logger,
+              ),
+            }),
+          ),
+        );
+      }
+      // Other targetRef kinds are not served.
+    }
+  }
+  return entries;
+}

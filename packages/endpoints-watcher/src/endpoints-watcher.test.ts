@@ -1,0 +1,233 @@
+import {
+  type AddressSet,
+  type Endpoint,
+  InMemoryMetrics,
+  InvalidServiceError,
+  MemoryCluster,
+} from "@destination/k8s-discovery";
+import { describe, expect, it } from "vitest";
+import { EndpointsWatcher } from "./endpoints-watcher.js";
+import {
+  harness,
+  LOCAL_KEY,
+  NS,
+  pod,
+  podEndpoint,
+  RecordingListener,
+  server,
+  service,
+  slice,
+  WEB,
+} from "./test-fixtures.js";
+
+const SERIES = {
+  cluster: "local",
+  namespace: NS,
+  service: "web",
+  port: "80",
+  hostname: "",
+  nodename: "",
+};
+
+function served() {
+  const h = harness();
+  h.cluster.apply(service("web"));
+  h.cluster.apply(pod("web-1", "10.0.0.1"));
+  h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
+  return h;
+}
+
+describe("EndpointsWatcher", () => {
+  it("E-1: stop() removes every handler; subscriptions then hear nothing", () => {
+    const h = served();
+    const listener = h.listen();
+    listener.take();
+    h.watcher.stop();
+    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    h.cluster.apply(server("opaque", 8080, "opaque"));
+    h.cluster.delete("Service", NS, "web");
+    expect(listener.take()).toEqual([]);
+  });
+
+  it("E-3: subscribing to a cached ExternalName Service throws InvalidServiceError and registers nothing", () => {
+    const h = harness();
+    h.cluster.apply(service("ext", [], { type: "ExternalName", externalName: "example.com" }));
+    const ext = { namespace: NS, name: "ext" };
+    const listener = new RecordingListener();
+    const subscribe = () => h.watcher.subscribe(ext, 80, LOCAL_KEY, listener);
+    expect(subscribe).toThrow(InvalidServiceError);
+    expect(subscribe).toThrow("Invalid k8s service ns/ext");
+    expect(h.watcher.subscriberCount(ext)).toBe(0);
+    expect(h.metrics.series("endpoints_subscribers").size).toBe(0);
+  });
+
+  it("E-7: subscribing to a missing service is silent, and it is served once it appears", () => {
+    const h = harness();
+    const listener = h.listen();
+    expect(listener.take()).toEqual([]);
+    h.cluster.apply(service("web"));
+    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    expect(listener.take()).toEqual([]);
+    h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
+    expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
+  });
+
+  it("A-5: losing every endpoint is a remove of all that was announced, never another signal", () => {
+    const h = served();
+    const calls: string[] = [];
+    const listener = {
+      add: (set: AddressSet) => calls.push(`add ${set.addresses.size}`),
+      remove: (set: AddressSet) => calls.push(`remove ${set.addresses.size}`),
+      noEndpoints: (exists: boolean) => calls.push(`noEndpoints ${exists}`),
+    };
+    h.watcher.subscribe(WEB, 80, LOCAL_KEY, listener);
+    h.cluster.delete("EndpointSlice", NS, "web-a");
+    h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
+    h.cluster.delete("Service", NS, "web");
+    expect(calls).toEqual(["add 1", "remove 1", "add 1", "remove 1"]);
+  });
+
+  it("A-7: a listener calling back into the watcher is never re-entered; its calls run after the current event", () => {
+    const h = served();
+    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-3", "10.0.0.3"));
+    const late = new RecordingListener();
+    const log: string[] = [];
+    let depth = 0;
+    let reacted = false;
+    const eager = {
+      add(set: AddressSet) {
+        depth++;
+        log.push(`add ${[...set.addresses.keys()].join(",")} depth=${depth}`);
+        if (set.addresses.has("ns/web-2/IPv4") && !reacted) {
+          reacted = true;
+          h.cluster.apply(slice("web-c", "web", [podEndpoint("web-3", "10.0.0.3")]));
+          h.watcher.subscribe(WEB, 80, LOCAL_KEY, late);
+          log.push("callback done");
+        }
+        depth--;
+      },
+      remove() {},
+    };
+    h.watcher.subscribe(WEB, 80, LOCAL_KEY, eager);
+    h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    expect(log).toEqual([
+      "add ns/web-1/IPv4 depth=1",
+      "add ns/web-2/IPv4 depth=1",
+      "callback done",
+      "add ns/web-3/IPv4 depth=1",
+    ]);
+    expect(late.take()).toEqual([
+      {
+        add: [
+          "ns/web-1/IPv4 10.0.0.1:8080",
+          "ns/web-2/IPv4 10.0.0.2:8080",
+          "ns/web-3/IPv4 10.0.0.3:8080",
+        ],
+      },
+    ]);
+  });
+
+  it("X-8: a malformed slice or a throwing listener is logged; other objects and listeners carry on", () => {
+    const h = served();
+    const listener = h.listen();
+    listener.take();
+    const broken = { ...podEndpoint("web-1", "10.0.0.1"), addresses: 5 } as unknown as Endpoint;
+    h.cluster.apply(slice("web-a", "web", [broken]));
+    expect(listener.take()).toEqual([]);
+    expect(h.logger.messages("error")).toContain("malformed EndpointSlice skipped");
+
+    const failing = {
+      add() {
+        throw new Error("queue closed");
+      },
+      remove() {},
+    };
+    h.watcher.subscribe(WEB, 80, LOCAL_KEY, failing);
+    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+    expect(h.logger.messages("error")).toContain("endpoints listener failed on add");
+    // A new subscription primes past the malformed slice.
+    expect(h.listen({ port: 8080 }).take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+  });
+
+  it("E-2: unsubscribing from a service never seen logs an error and changes nothing", () => {
+    const h = harness();
+    h.watcher.unsubscribe({ namespace: NS, name: "ghost" }, 80, LOCAL_KEY, new RecordingListener());
+    expect(h.logger.messages("error")).toEqual(["Cannot unsubscribe from unknown service"]);
+  });
+});
+
+describe("EndpointsWatcher metrics (watchers.md §10)", () => {
+  it("E-5: each filter group has its endpoints_* series, deleted when the group empties", () => {
+    const h = served();
+    const a = h.listen();
+    const b = h.listen();
+    const instance = { ...LOCAL_KEY, hostname: "web-0", nodeName: "node-1" };
+    const c = h.listen({ key: instance });
+    const instanceSeries = { ...SERIES, hostname: "web-0", nodename: "node-1" };
+    expect(h.metrics.value("endpoints_subscribers", SERIES)).toBe(2);
+    expect(h.metrics.value("endpoints_subscribers", instanceSeries)).toBe(1);
+    expect(h.metrics.value("endpoints_pods", SERIES)).toBe(1);
+    expect(h.metrics.value("endpoints_pods", instanceSeries)).toBe(0);
+    expect(h.metrics.value("endpoints_exists", SERIES)).toBe(1);
+
+    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    expect(h.metrics.value("endpoints_updates", SERIES)).toBe(1);
+    expect(h.metrics.value("endpoints_pods", SERIES)).toBe(2);
+
+    h.watcher.unsubscribe(WEB, 80, LOCAL_KEY, a);
+    expect(h.metrics.value("endpoints_subscribers", SERIES)).toBe(1);
+    h.watcher.unsubscribe(WEB, 80, LOCAL_KEY, b);
+    h.watcher.unsubscribe(WEB, 80, instance, c);
+    for (const name of [
+      "endpoints_subscribers",
+      "endpoints_updates",
+      "endpoints_pods",
+      "endpoints_exists",
+    ]) {
+      expect(h.metrics.series(name).size).toBe(0);
+    }
+  });
+
+  it("E-5: the cluster label names the watcher's cluster", () => {
+    const cluster = new MemoryCluster({ name: "east" });
+    const metrics = new InMemoryMetrics();
+    const watcher = new EndpointsWatcher(cluster, {
+      enableEndpointSlices: true,
+      enableIPv6: true,
+      metrics,
+    });
+    watcher.subscribe(WEB, 80, LOCAL_KEY, new RecordingListener());
+    expect(metrics.value("endpoints_subscribers", { ...SERIES, cluster: "east" })).toBe(1);
+  });
+
+  it("M-1: slice, Service and Server updates observe their informer lag; resyncs and Apply-only changes do not", () => {
+    const h = served();
+    const written = (time: string, operation = "Update") => ({
+      managedFields: [{ manager: "kube-controller-manager", operation, time }],
+    });
+    const withFields = <T extends { metadata: object }>(obj: T, fields: object): T => ({
+      ...obj,
+      metadata: { ...obj.metadata, ...fields },
+    });
+    const count = (name: string) => h.metrics.value(`${name}_informer_lag_seconds_count`, {});
+
+    const webSlice = slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]);
+    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:00Z")));
+    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:05Z")));
+    h.cluster.resync();
+    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:09Z", "Apply")));
+    expect(count("endpointslices")).toBe(2);
+
+    h.cluster.apply(withFields(service("web"), written("2026-01-01T00:00:00Z")));
+    expect(count("services")).toBe(1);
+    h.cluster.apply(server("s", 8080, "HTTP/1"));
+    h.cluster.apply(withFields(server("s", 8080, "opaque"), written("2026-01-01T00:00:00Z")));
+    expect(count("servers")).toBe(1);
+    expect(count("endpoints")).toBeUndefined();
+  });
+});

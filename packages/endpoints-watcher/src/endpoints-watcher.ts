@@ -1,0 +1,283 @@
+import {
+  type Cluster,
+  type EndpointSlice,
+  type Endpoints,
+  type EndpointsListener,
+  InvalidServiceError,
+  type KubeObject,
+  keyOf,
+  type Logger,
+  type MetricsRegistry,
+  noopMetrics,
+  type Server,
+  type Service,
+  silentLogger,
+} from "@destination/k8s-discovery";
+import type { FilterKey } from "./filter-key.js";
+import { observeInformerLag } from "./informer-lag.js";
+import type { PublisherContext } from "./port-publisher.js";
+import { type ServiceId, serviceIdKey } from "./service-id.js";
+import { ServicePublisher } from "./service-publisher.js";
+import { sliceServiceName } from "./slice-service.js";
+import { TaskQueue } from "./task-queue.js";
+import { EndpointsWatcherMetrics, type LaggedResource } from "./watcher-metrics.js";
+
+export interface EndpointsWatcherOptions {
+  /** Read EndpointSlices (the default mode); false reads core/v1 Endpoints instead. */
+  enableEndpointSlices: boolean;
+  /** Serve dual-stack workloads over IPv6; false drops IPv6 addresses (E-34). */
+  enableIPv6: boolean;
+  logger?: Logger;
+  metrics?: MetricsRegistry;
+}
+
+/**
+ * Services, their EndpointSlices (or Endpoints) and the Servers that mark ports opaque, folded
+ * into one live address set per subscribed service port and filter key (watchers.md §3).
+ *
+ * Listeners get `add` (new addresses, or changed ones to upsert by ID) and `remove` (gone
+ * addresses, as last announced). Both are immutable and never empty. Calls are synchronous,
+ * from inside `subscribe` or the cache event that caused them; a listener that calls back into
+ * the watcher is served after the current event (X-2).
+ */
+export class EndpointsWatcher {
+  readonly #cluster: Cluster;
+  readonly #logger: Logger;
+  readonly #metrics: EndpointsWatcherMetrics;
+  readonly #ctx: PublisherContext;
+  readonly #publishers = new Map<string, ServicePublisher>();
+  readonly #sliceRecency = new Map<string, number>();
+  #lastSliceChange = 0;
+  readonly #queue: TaskQueue;
+  readonly #unregister: (() => void)[] = [];
+
+  /** Registers the cache handlers of the chosen mode (E-1); create it before `cluster.start()`. */
+  constructor(cluster: Cluster, options: EndpointsWatcherOptions) {
+    this.#cluster = cluster;
+    this.#logger = options.logger ?? silentLogger;
+    const sourceLag: LaggedResource = options.enableEndpointSlices ? "endpointslices" : "endpoints";
+    this.#metrics = new EndpointsWatcherMetrics(options.metrics ?? noopMetrics, [
+      sourceLag,
+      "services",
+      "servers",
+    ]);
+    this.#queue = new TaskQueue(this.#logger);
+    this.#ctx = {
+      cluster,
+      logger: this.#logger,
+      metrics: this.#metrics,
+      enableEndpointSlices: options.enableEndpointSlices,
+      enableIPv6: options.enableIPv6,
+      sliceRecency: (key) => this.#sliceRecency.get(key) ?? 0,
+    };
+
+    this.#unregister.push(
+      cluster.services.addHandler({
+        add: (svc) => this.#handle("Service add", svc, () => this.#serviceChanged(svc)),
+        update: (old, svc) =>
+          this.#handle("Service update", svc, () => {
+            this.#observeLag("services", old, svc);
+            this.#serviceChanged(svc);
+          }),
+        delete: (svc) =>
+          this.#handle("Service delete", svc, () => this.#publisherOf(svc)?.serviceDeleted()),
+      }),
+      cluster.servers.addHandler({
+        add: (srv) => this.#handle("Server add", srv, () => this.#serverChanged(null, srv)),
+        update: (old, srv) =>
+          this.#handle("Server update", srv, () => {
+            this.#observeLag("servers", old, srv);
+            this.#serverChanged(old, srv);
+          }),
+        delete: (srv) => this.#handle("Server delete", srv, () => this.#serverChanged(srv, null)),
+      }),
+    );
+    if (options.enableEndpointSlices) {
+      this.#unregister.push(
+        cluster.endpointSlices.addHandler({
+          add: (slice) => this.#handle("EndpointSlice add", slice, () => this.#sliceAdded(slice)),
+          update: (old, slice) =>
+            this.#handle("EndpointSlice update", slice, () => {
+              this.#observeLag("endpointslices", old, slice);
+              this.#sliceUpdated(old, slice);
+            }),
+          delete: (slice) =>
+            this.#handle("EndpointSlice delete", slice, () => this.#sliceDeleted(slice)),
+        }),
+      );
+    } else {
+      this.#unregister.push(
+        cluster.endpoints.addHandler({
+          add: (eps) => this.#handle("Endpoints add", eps, () => this.#endpointsChanged(eps)),
+          update: (old, eps) =>
+            this.#handle("Endpoints update", eps, () => {
+              this.#observeLag("endpoints", old, eps);
+              this.#endpointsChanged(eps);
+            }),
+          delete: (eps) =>
+            this.#handle("Endpoints delete", eps, () => this.#publisherOf(eps)?.endpointsDeleted()),
+        }),
+      );
+    }
+  }
+
+  /**
+   * Starts watching a service port for one listener. Before returning, the listener gets the
+   * current filtered set as one `add`, or nothing when there is none (E-6); a missing service
+   * is fine (E-7). Throws InvalidServiceError for a cached ExternalName Service (E-3).
+   */
+  subscribe(service: ServiceId, port: number, key: FilterKey, listener: EndpointsListener): void {
+    const svc = this.#cluster.services.get(service.namespace, service.name);
+    if (svc?.spec?.type === "ExternalName") {
+      throw new InvalidServiceError(service.namespace, service.name);
+    }
+    this.#queue.run(() => this.#publisherFor(service).subscribe(port, key, listener));
+  }
+
+  /**
+   * Stops one subscription (by listener identity). With `withRemove` the listener is first
+   * told to remove everything it holds (E-8).
+   */
+  unsubscribe(
+    service: ServiceId,
+    port: number,
+    key: FilterKey,
+    listener: EndpointsListener,
+    withRemove = false,
+  ): void {
+    this.#queue.run(() => {
+      const publisher = this.#publishers.get(serviceIdKey(service));
+      if (publisher === undefined) {
+        this.#logger.error("Cannot unsubscribe from unknown service", {
+          service: serviceIdKey(service),
+          port,
+        });
+        return;
+      }
+      publisher.unsubscribe(port, key, listener, withRemove);
+    });
+  }
+
+  /** Removes every cache handler; subscriptions stay but hear nothing more. */
+  stop(): void {
+    for (const unregister of this.#unregister.splice(0)) unregister();
+  }
+
+  /** Listeners subscribed to a service (or to one of its ports). */
+  subscriberCount(service: ServiceId, port?: number): number {
+    return this.#publishers.get(serviceIdKey(service))?.listenerCount(port) ?? 0;
+  }
+
+  /** The ports of a service that have listeners, ascending. */
+  subscribedPorts(service: ServiceId): number[] {
+    return this.#publishers.get(serviceIdKey(service))?.ports() ?? [];
+  }
+
+  /** X-8: one bad object is logged and skipped; it never stops the cache's other handlers. */
+  #handle(event: string, obj: KubeObject, task: () => void): void {
+    this.#queue.run(() => {
+      try {
+        task();
+      } catch (err) {
+        this.#logger.error(`${event} failed; object skipped`, {
+          object: keyOf(obj),
+          error: String(err),
+        });
+      }
+    });
+  }
+
+  #observeLag(resource: LaggedResource, oldObj: KubeObject, newObj: KubeObject): void {
+    const histogram = this.#metrics.lag(resource);
+    if (histogram !== undefined) observeInformerLag(histogram, oldObj, newObj);
+  }
+
+  #publisherFor(id: ServiceId): ServicePublisher {
+    const key = serviceIdKey(id);
+    let publisher = this.#publishers.get(key);
+    if (publisher === undefined) {
+      publisher = new ServicePublisher({ namespace: id.namespace, name: id.name }, this.#ctx);
+      this.#publishers.set(key, publisher);
+    }
+    return publisher;
+  }
+
+  #publisherOf(obj: KubeObject): ServicePublisher | undefined {
+    return this.#publishers.get(serviceIdKey(objectServiceId(obj)));
+  }
+
+  #serviceChanged(svc: Service): void {
+    this.#publisherFor(objectServiceId(svc)).serviceChanged(svc);
+  }
+
+  #endpointsChanged(endpoints: Endpoints): void {
+    this.#publisherFor(objectServiceId(endpoints)).endpointsChanged(endpoints);
+  }
+
+  /** E-26: add and delete reach every service; an update only its own namespace (#12040). */
+  #serverChanged(oldServer: Server | null, newServer: Server | null): void {
+    const namespace =
+      oldServer !== null && newServer !== null ? newServer.metadata.namespace : undefined;
+    for (const publisher of this.#publishers.values()) {
+      if (namespace !== undefined && publisher.id.namespace !== namespace) continue;
+      publisher.serverChanged(oldServer, newServer);
+    }
+  }
+
+  #sliceAdded(slice: EndpointSlice): void {
+    const service = this.#sliceService(slice);
+    this.#sliceRecency.set(keyOf(slice), ++this.#lastSliceChange);
+    if (service === undefined) return;
+    this.#publisherFor(service).sliceAdded(slice);
+  }
+
+  /**
+   * E-19. A slice whose service changed leaves the old service as if deleted there (upstream
+   * kept its addresses in the old service until a resync of nothing: a leak).
+   */
+  #sliceUpdated(oldSlice: EndpointSlice, slice: EndpointSlice): void {
+    const key = keyOf(slice);
+    if (hasChanged(oldSlice, slice)) this.#sliceRecency.set(key, ++this.#lastSliceChange);
+    const previous = sliceServiceName(oldSlice);
+    const service = this.#sliceService(slice);
+    if (previous !== undefined && previous !== service?.name) {
+      this.#publishers
+        .get(serviceIdKey({ namespace: slice.metadata.namespace ?? "", name: previous }))
+        ?.sliceDeleted(key);
+    }
+    if (service === undefined) return;
+    this.#publishers.get(serviceIdKey(service))?.sliceUpdated(slice);
+  }
+
+  /** E-20: the slice takes away what it had contributed, recorded per slice. */
+  #sliceDeleted(slice: EndpointSlice): void {
+    const key = keyOf(slice);
+    this.#sliceRecency.delete(key);
+    const service = this.#sliceService(slice);
+    if (service === undefined) return;
+    this.#publishers.get(serviceIdKey(service))?.sliceDeleted(key);
+  }
+
+  /** E-14: the slice's service, or undefined (logged) for a slice that names none. */
+  #sliceService(slice: EndpointSlice): ServiceId | undefined {
+    const name = sliceServiceName(slice);
+    if (name === undefined) {
+      this.#logger.warn("EndpointSlice names no Service (label or ownerReference); skipped", {
+        slice: keyOf(slice),
+      });
+      return undefined;
+    }
+    return { namespace: slice.metadata.namespace ?? "", name };
+  }
+}
+
+function objectServiceId(obj: KubeObject): ServiceId {
+  return { namespace: obj.metadata.namespace ?? "", name: obj.metadata.name };
+}
+
+/** A resync hands the same object twice; a real change has a new resourceVersion. */
+function hasChanged(oldObj: KubeObject, newObj: KubeObject): boolean {
+  const before = oldObj.metadata.resourceVersion;
+  const after = newObj.metadata.resourceVersion;
+  return before === undefined || after === undefined ? oldObj !== newObj : before !== after;
+}

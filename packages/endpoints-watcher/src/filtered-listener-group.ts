@@ -1,0 +1,175 @@
+import type {
+  AddressSet,
+  AddressSetEntry,
+  EndpointsListener,
+  Logger,
+} from "@destination/k8s-discovery";
+import { addressChanged } from "./address-changed.js";
+import { type AddressFilter, filterAddresses } from "./address-filter.js";
+import { EMPTY_LABELS, frozenAddressSet } from "./address-snapshot.js";
+import type { FilterKey } from "./filter-key.js";
+import type { GroupSeries } from "./watcher-metrics.js";
+
+/** The unfiltered addresses of a service port as a group last saw them. */
+export interface PortAddresses {
+  readonly addresses: ReadonlyMap<string, AddressSetEntry>;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+/** Marks the removal key of an address withdrawn at its old ip:port (Q3). */
+const MOVED_SUFFIX = "#moved";
+
+function endpointOf(entry: AddressSetEntry): string {
+  return `${entry.address.ip}|${entry.address.port}`;
+}
+
+const NO_ADDRESSES: PortAddresses = { addresses: new Map(), labels: EMPTY_LABELS };
+
+export interface FilteredListenerGroupOptions {
+  readonly key: FilterKey;
+  readonly nodeZone: string;
+  readonly enableIPv6: boolean;
+  readonly localTrafficPolicy: boolean;
+  readonly series: GroupSeries;
+  readonly logger: Logger;
+}
+
+/**
+ * The listeners of one service port that share a FilterKey (§3.9): one filter, one snapshot of
+ * what they were told, one diff per change (E-31, E-32). Listeners are called synchronously;
+ * a throwing listener is logged and does not stop the others.
+ */
+export class FilteredListenerGroup {
+  readonly key: FilterKey;
+  #filter: AddressFilter;
+  #available: PortAddresses = NO_ADDRESSES;
+  /** What the listeners were last told, by ID key. */
+  #snapshot: ReadonlyMap<string, AddressSetEntry> = new Map();
+  readonly #listeners: EndpointsListener[] = [];
+  readonly #series: GroupSeries;
+  readonly #logger: Logger;
+
+  constructor(options: FilteredListenerGroupOptions) {
+    this.key = options.key;
+    this.#filter = {
+      key: options.key,
+      nodeZone: options.nodeZone,
+      enableIPv6: options.enableIPv6,
+      localTrafficPolicy: options.localTrafficPolicy,
+    };
+    this.#series = options.series;
+    this.#logger = options.logger;
+  }
+
+  get listenerCount(): number {
+    return this.#listeners.length;
+  }
+
+  /**
+   * E-6: the joining listener alone gets the filtered snapshot as one `add`, or nothing.
+   * `current` is given only when the port exists and has addresses; the group's snapshot is
+   * re-derived from it, as upstream does.
+   */
+  join(listener: EndpointsListener, current: PortAddresses | undefined, exists: boolean): void {
+    if (current !== undefined) {
+      this.#available = current;
+      this.#snapshot = filterAddresses(current.addresses, this.#filter);
+      if (this.#snapshot.size > 0) {
+        this.#deliver(listener, "add", frozenAddressSet(this.#snapshot, current.labels));
+      }
+    }
+    this.#listeners.push(listener);
+    this.#series.subscribers(this.#listeners.length);
+    this.#series.state(this.#snapshot.size, exists);
+  }
+
+  /**
+   * Removes one registration of `listener`; with `withRemove` it is first told to remove the
+   * whole snapshot (E-8; skipped when empty). Returns whether it was a member.
+   */
+  leave(listener: EndpointsListener, withRemove: boolean): boolean {
+    const index = this.#listeners.indexOf(listener);
+    if (index < 0) return false;
+    if (withRemove && this.#snapshot.size > 0) {
+      this.#deliver(listener, "remove", frozenAddressSet(this.#snapshot, EMPTY_LABELS));
+    }
+    this.#listeners.splice(index, 1);
+    this.#series.subscribers(this.#listeners.length);
+    return true;
+  }
+
+  /**
+   * E-31: filter the port's addresses and tell every listener what is new or changed, then
+   * what is gone (E-32: add first; nothing at all when nothing differs). Removed addresses
+   * carry the values last announced.
+   */
+  publishDiff(current: PortAddresses): void {
+    this.#available = current;
+    const filtered = filterAddresses(current.addresses, this.#filter);
+    const added: [string, AddressSetEntry][] = [];
+    const removed: [string, AddressSetEntry][] = [];
+    const moved: AddressSetEntry[] = [];
+    for (const [key, entry] of filtered) {
+      const previous = this.#snapshot.get(key);
+      if (previous === undefined || addressChanged(previous.address, entry.address)) {
+        added.push([key, entry]);
+        if (previous !== undefined && endpointOf(previous) !== endpointOf(entry)) {
+          moved.push(previous);
+        }
+      }
+    }
+    for (const [key, entry] of this.#snapshot) {
+      if (!filtered.has(key)) removed.push([key, entry]);
+    }
+    if (moved.length > 0) {
+      // Q3: the proxy knows endpoints by ip:port, so an address that kept its ID but changed
+      // its ip or port is withdrawn at the old ip:port too, after the add, unless another
+      // address now announces that ip:port. The key differs from the ID key so that consumers
+      // keyed by ID never drop the new value.
+      const announced = new Set([...filtered.values()].map(endpointOf));
+      for (const previous of moved) {
+        const endpoint = endpointOf(previous);
+        if (!announced.has(endpoint)) removed.push([`${endpoint}${MOVED_SUFFIX}`, previous]);
+      }
+    }
+    this.#snapshot = filtered;
+    const add = added.length > 0 ? frozenAddressSet(added, current.labels) : undefined;
+    const remove = removed.length > 0 ? frozenAddressSet(removed, EMPTY_LABELS) : undefined;
+    for (const listener of [...this.#listeners]) {
+      if (add) this.#deliver(listener, "add", add);
+      if (remove) this.#deliver(listener, "remove", remove);
+    }
+    this.#series.published(filtered.size, true);
+  }
+
+  /** E-24: the port's addresses are gone; listeners stay and are told to remove everything. */
+  noEndpoints(exists: boolean): void {
+    if (this.#snapshot.size > 0) {
+      const remove = frozenAddressSet(this.#snapshot, EMPTY_LABELS);
+      for (const listener of [...this.#listeners]) this.#deliver(listener, "remove", remove);
+    }
+    this.#available = NO_ADDRESSES;
+    this.#snapshot = new Map();
+    this.#series.published(0, exists);
+  }
+
+  /** E-33: a traffic-policy change re-filters what the group last saw. */
+  setLocalTrafficPolicy(localTrafficPolicy: boolean): void {
+    if (this.#filter.localTrafficPolicy === localTrafficPolicy) return;
+    this.#filter = { ...this.#filter, localTrafficPolicy };
+    this.publishDiff(this.#available);
+  }
+
+  /** The group is gone: its metric series go too. */
+  close(): void {
+    this.#series.delete();
+  }
+
+  #deliver(listener: EndpointsListener, op: "add" | "remove", set: AddressSet): void {
+    try {
+      listener[op](set);
+    } catch (err) {
+      this.#logger.error(`endpoints listener failed on ${op}`, { error: String(err) });
+    }
+  }
+}

@@ -1,0 +1,4 @@
+export type { EndpointsWatcherOptions } from "./endpoints-watcher.js";
+export { EndpointsWatcher } from "./endpoints-watcher.js";
+export type { FilterKey } from "./filter-key.js";
+export type { ServiceId } from "./service-id.js";

@@ -1,0 +1,307 @@
+import {
+  type Address,
+  type EndpointSlice,
+  type Endpoints,
+  type EndpointsListener,
+  keyOf,
+  SERVICE_NAME_LABEL,
+  type Server,
+  type Service,
+} from "@destination/k8s-discovery";
+import { AddressContributions } from "./address-contributions.js";
+import { opacityFromServers, serverSelectsAddress } from "./address-opacity.js";
+import { EMPTY_LABELS, frozenEntry } from "./address-snapshot.js";
+import { type ConversionContext, serverLister } from "./conversion-context.js";
+import { endpointsAddresses } from "./endpoints-addresses.js";
+import { type FilterKey, filterKeyString } from "./filter-key.js";
+import { FilteredListenerGroup, type PortAddresses } from "./filtered-listener-group.js";
+import type { ServiceId } from "./service-id.js";
+import { addressSetLabels } from "./set-labels.js";
+import { sliceAddresses } from "./slice-addresses.js";
+import { serviceTargetPort, type TargetPort } from "./target-port.js";
+import type { EndpointsWatcherMetrics } from "./watcher-metrics.js";
+
+const ZONE_LABEL = "topology.kubernetes.io/zone";
+/** The one source of a port in Endpoints mode. */
+const ENDPOINTS_SOURCE = "Endpoints";
+
+/** What every publisher of one watcher shares. */
+export interface PublisherContext extends ConversionContext {
+  readonly metrics: EndpointsWatcherMetrics;
+  readonly enableEndpointSlices: boolean;
+  readonly enableIPv6: boolean;
+  /** When a slice last changed, in event order (decision 13); 0 when never seen. */
+  sliceRecency(sliceKey: string): number;
+}
+
+/**
+ * One subscribed port of a service (§3.1): its target port, the addresses each slice (or the
+ * Endpoints object) contributes, and the listener groups that watch their union.
+ */
+export class PortPublisher {
+  readonly #service: ServiceId;
+  readonly #srcPort: number;
+  readonly #ctx: PublisherContext;
+  #targetPort: TargetPort;
+  #exists: boolean;
+  #localTrafficPolicy: boolean;
+  readonly #sources = new AddressContributions();
+  #labels: Readonly<Record<string, string>> = EMPTY_LABELS;
+  #current: PortAddresses = { addresses: new Map(), labels: EMPTY_LABELS };
+  readonly #groups = new Map<string, FilteredListenerGroup>();
+
+  /** E-4: resolves the target port and primes from the cache; nothing is published yet. */
+  constructor(
+    service: ServiceId,
+    srcPort: number,
+    localTrafficPolicy: boolean,
+    ctx: PublisherContext,
+  ) {
+    this.#service = service;
+    this.#srcPort = srcPort;
+    this.#ctx = ctx;
+    this.#localTrafficPolicy = localTrafficPolicy;
+    const svc = ctx.cluster.services.get(service.namespace, service.name);
+    this.#targetPort = serviceTargetPort(svc, srcPort);
+    this.#exists = svc !== undefined;
+    if (ctx.enableEndpointSlices) {
+      this.#primeFromSlices();
+    } else {
+      const endpoints = ctx.cluster.endpoints.get(service.namespace, service.name);
+      if (endpoints !== undefined) this.endpointsChanged(endpoints);
+    }
+  }
+
+  get listenerCount(): number {
+    let count = 0;
+    for (const group of this.#groups.values()) count += group.listenerCount;
+    return count;
+  }
+
+  subscribe(key: FilterKey, listener: EndpointsListener): void {
+    const id = filterKeyString(key);
+    let group = this.#groups.get(id);
+    if (group === undefined) {
+      group = this.#newGroup(key);
+      this.#groups.set(id, group);
+    }
+    const hasAddresses = this.#exists && this.#current.addresses.size > 0;
+    group.join(listener, hasAddresses ? this.#current : undefined, this.#exists);
+  }
+
+  /** Returns whether the listener was subscribed under this key. */
+  unsubscribe(key: FilterKey, listener: EndpointsListener, withRemove: boolean): boolean {
+    const id = filterKeyString(key);
+    const group = this.#groups.get(id);
+    if (group === undefined || !group.leave(listener, withRemove)) return false;
+    if (group.listenerCount === 0) {
+      group.close();
+      this.#groups.delete(id);
+    }
+    return true;
+  }
+
+  /** E-18: a slice of the service appeared; its labels become the set's. */
+  sliceAdded(slice: EndpointSlice): void {
+    if (!this.#putSlice(slice)) return;
+    this.#labels = sliceLabels(slice);
+    this.#exists = true;
+    this.#publish();
+  }
+
+  /** E-19: a slice changed; its contribution is replaced (labels stay as they were). */
+  sliceUpdated(slice: EndpointSlice): void {
+    if (!this.#putSlice(slice)) return;
+    this.#exists = true;
+    this.#publish();
+  }
+
+  /**
+   * E-20: a slice went; exactly what it contributed goes with it (IDs other slices still list
+   * stay, decision 13). An empty result counts as "does not exist", as upstream has it.
+   */
+  sliceDeleted(sliceKey: string): void {
+    this.#sources.delete(sliceKey);
+    this.#publish();
+    if (this.#current.addresses.size === 0) this.noEndpoints(false);
+    else this.#exists = true;
+  }
+
+  /** E-25: the Endpoints object was added or changed. */
+  endpointsChanged(endpoints: Endpoints): void {
+    let entries: ReturnType<typeof endpointsAddresses>;
+    try {
+      entries = endpointsAddresses(endpoints, this.#targetPort, this.#srcPort, this.#ctx);
+    } catch (err) {
+      // X-8: a malformed object is logged and changes nothing.
+      this.#ctx.logger.error("malformed Endpoints skipped", {
+        endpoints: keyOf(endpoints),
+        error: String(err),
+      });
+      return;
+    }
+    this.#labels = addressSetLabels(endpoints, endpoints.metadata.name);
+    if (entries.size === 0) {
+      this.noEndpoints(true);
+    } else {
+      this.#sources.set(ENDPOINTS_SOURCE, entries, 0);
+      this.#publish();
+    }
+    this.#exists = true;
+  }
+
+  /** E-24: every group removes what it announced; listeners stay subscribed. */
+  noEndpoints(exists: boolean): void {
+    this.#exists = exists;
+    this.#sources.clear();
+    this.#recompute();
+    for (const group of this.#groups.values()) group.noEndpoints(exists);
+  }
+
+  /** E-22: a new port mapping re-primes (E-23); a traffic-policy change re-filters (E-33). */
+  serviceChanged(service: Service, localTrafficPolicy: boolean): void {
+    const target = serviceTargetPort(service, this.#srcPort);
+    if (target !== this.#targetPort) {
+      this.#targetPort = target;
+      this.#remap();
+    }
+    if (localTrafficPolicy !== this.#localTrafficPolicy) {
+      this.#localTrafficPolicy = localTrafficPolicy;
+      for (const group of this.#groups.values()) group.setLocalTrafficPolicy(localTrafficPolicy);
+    }
+  }
+
+  /**
+   * E-27: addresses the old or new Server selects get their opacity recomputed from all
+   * Servers of their namespace (fix: upstream took the one Server's word for it); listeners
+   * hear only about flips.
+   */
+  serverChanged(oldServer: Server | null, newServer: Server | null): void {
+    const { logger } = this.#ctx;
+    const servers = serverLister(this.#ctx.cluster);
+    const concerned = (address: Address) =>
+      (oldServer !== null && serverSelectsAddress(oldServer, address, logger)) ||
+      (newServer !== null && serverSelectsAddress(newServer, address, logger));
+    const before = this.#current.addresses;
+    this.#sources.replaceEntries((entry) => {
+      const address = entry.address;
+      if (!concerned(address)) return entry;
+      const namespace =
+        address.pod?.metadata.namespace ?? address.externalWorkload?.metadata.namespace ?? "";
+      const opaque = opacityFromServers(address, servers(namespace), logger);
+      if (opaque === undefined || opaque === address.opaqueProtocol) return entry;
+      return frozenEntry(entry.id, { ...address, opaqueProtocol: opaque });
+    });
+    this.#recompute();
+    for (const [key, entry] of this.#current.addresses) {
+      if (before.get(key)?.address.opaqueProtocol !== entry.address.opaqueProtocol) {
+        this.#publish();
+        return;
+      }
+    }
+  }
+
+  /**
+   * Rebuilds every contribution from the service's label-owned slices in the cache (K-14) with
+   * the current target port, as E-18 would one by one; returns how many there were.
+   */
+  #primeFromSlices(): number {
+    const { namespace, name } = this.#service;
+    this.#sources.clear();
+    const slices = this.#ctx.cluster.indexes.endpointSlicesOfService(namespace, name);
+    for (const slice of slices) {
+      if (!this.#putSlice(slice)) continue;
+      this.#labels = sliceLabels(slice);
+      this.#exists = true;
+    }
+    this.#recompute();
+    return slices.length;
+  }
+
+  /**
+   * E-23, fixed: rebuild every slice's contribution with the new target port, then publish
+   * once (upstream published per slice, with transient churn). With no slices nothing is
+   * published, as upstream; Endpoints mode without an Endpoints object only logs.
+   */
+  #remap(): void {
+    const { cluster, logger } = this.#ctx;
+    const { namespace, name } = this.#service;
+    if (this.#ctx.enableEndpointSlices) {
+      if (this.#primeFromSlices() > 0) this.#publish();
+      return;
+    }
+    const endpoints = cluster.endpoints.get(namespace, name);
+    if (endpoints === undefined) {
+      logger.debug("port remapped but the service has no Endpoints", {
+        service: `${namespace}/${name}`,
+        port: this.#srcPort,
+      });
+      return;
+    }
+    this.endpointsChanged(endpoints);
+  }
+
+  /** Records a slice's contribution; a slice that cannot be read is logged and left as it was (X-8). */
+  #putSlice(slice: EndpointSlice): boolean {
+    const key = keyOf(slice);
+    try {
+      const entries = sliceAddresses(
+        slice,
+        this.#service.name,
+        this.#targetPort,
+        this.#srcPort,
+        this.#ctx,
+      );
+      this.#sources.set(key, entries, this.#ctx.sliceRecency(key));
+      return true;
+    } catch (err) {
+      this.#ctx.logger.error("malformed EndpointSlice skipped", { slice: key, error: String(err) });
+      return false;
+    }
+  }
+
+  #recompute(): void {
+    this.#current = { addresses: this.#sources.union(), labels: this.#labels };
+  }
+
+  #publish(): void {
+    this.#recompute();
+    for (const group of this.#groups.values()) group.publishDiff(this.#current);
+  }
+
+  /** E-5: the node's zone is read once, here; the group's metric series start here. */
+  #newGroup(key: FilterKey): FilteredListenerGroup {
+    const { cluster, logger, metrics } = this.#ctx;
+    let nodeZone = "";
+    if (key.enableEndpointFiltering && key.nodeName !== "") {
+      const node = cluster.nodes.get("", key.nodeName);
+      if (node === undefined) {
+        logger.error("subscriber's node is not in the cache; no zone for topology hints", {
+          node: key.nodeName,
+        });
+      } else {
+        nodeZone = node.metadata.labels?.[ZONE_LABEL] ?? "";
+      }
+    }
+    return new FilteredListenerGroup({
+      key,
+      nodeZone,
+      enableIPv6: this.#ctx.enableIPv6,
+      localTrafficPolicy: this.#localTrafficPolicy,
+      logger,
+      series: metrics.groupSeries({
+        cluster: cluster.name,
+        namespace: this.#service.namespace,
+        service: this.#service.name,
+        port: String(this.#srcPort),
+        hostname: key.hostname,
+        nodename: key.nodeName,
+      }),
+    });
+  }
+}
+
+/** A-4 for a slice: the service label is read as written (possibly absent, then ""). */
+function sliceLabels(slice: EndpointSlice): Record<string, string> {
+  return addressSetLabels(slice, slice.metadata.labels?.[SERVICE_NAME_LABEL] ?? "");
+}

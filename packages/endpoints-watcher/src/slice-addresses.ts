@@ -1,0 +1,166 @@
+import {
+  type AddressId,
+  type AddressSetEntry,
+  addressIdKey,
+  type Endpoint,
+  type EndpointSlice,
+  externalWorkloadPortOpaqueByServers,
+  joinHostPort,
+  newAddress,
+  podPortOpaqueByServers,
+} from "@destination/k8s-discovery";
+import { frozenEntry } from "./address-snapshot.js";
+import { type ConversionContext, serverLister } from "./conversion-context.js";
+import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
+import { slicePort, type TargetPort } from "./target-port.js";
+
+type SliceFamily = "IPv4" | "IPv6" | "FQDN";
+
+function isSliceFamily(addressType: string): addressType is SliceFamily {
+  return addressType === "IPv4" || addressType === "IPv6" || addressType === "FQDN";
+}
+
+/**
+ * §3.5: the addresses one slice contributes to a service port, by ID key. Endpoints with
+ * `ready: false` are left out, a missing `ready` counts as ready (E-15); pods and
+ * ExternalWorkloads not in the cache are left out until the slice is processed again (E-13).
+ *
+ * FQDN slices are converted like the others (E-17): their "IPs" are DNS names that the
+ * translator cannot encode and drops. They are kept here rather than dropped because they take
+ * part in zone-hint filtering and in the `endpoints_pods` and `endpoints_exists` metrics.
+ */
+export function sliceAddresses(
+  slice: EndpointSlice,
+  service: string,
+  target: TargetPort,
+  srcPort: number,
+  ctx: ConversionContext,
+): Map<string, AddressSetEntry> {
+  const entries = new Map<string, AddressSetEntry>();
+  const sliceName = `${slice.metadata.namespace}/${slice.metadata.name}`;
+  const family = slice.addressType;
+  if (!isSliceFamily(family)) {
+    ctx.logger.warn("EndpointSlice with an unsupported addressType skipped", {
+      slice: sliceName,
+      addressType: family,
+    });
+    return entries;
+  }
+  const port = slicePort(slice, target);
+  if (port === 0) return entries;
+  if (family === "FQDN") {
+    ctx.logger.debug("FQDN EndpointSlice: its names are carried but translators drop them", {
+      slice: sliceName,
+    });
+  }
+  const namespace = slice.metadata.namespace ?? "";
+  const servers = serverLister(ctx.cluster);
+  const put = (id: AddressId, entry: Parameters<typeof newAddress>[0]) => {
+    entries.set(addressIdKey(id), frozenEntry(id, newAddress(entry)));
+  };
+
+  for (const ep of slice.endpoints ?? []) {
+    if (ep == null || ep.conditions?.ready === false) continue;
+    const ref = ep.targetRef;
+    const forZones = hintedZones(ep);
+    const hostname = ep.hostname ?? null;
+    const ips = ep.addresses ?? [];
+
+    if (ref == null) {
+      // A-3: a service-mirror endpoint; one ID per address.
+      const fqName = remoteServiceFqName(slice);
+      for (const ip of ips) {
+        const name = [service, ip, String(port), ...(hostname ? [hostname] : [])].join("-");
+        put(
+          { namespace, name, ipFamily: "" },
+          {
+            ip,
+            port,
+            hostname,
+            forZones,
+            identity: gatewayIdentity(slice),
+            authorityOverride: fqName === undefined ? "" : joinHostPort(fqName, srcPort),
+          },
+        );
+      }
+    } else if (ref.kind === "Pod") {
+      // Manifests may omit the reference's namespace; the slice's is the only sensible one.
+      const podNamespace = ref.namespace || namespace;
+      const pod = ctx.cluster.pods.get(podNamespace, ref.name ?? "");
+      if (pod === undefined) {
+        ctx.logger.warn("endpoint's pod is not in the cache; skipped until the slice changes", {
+          slice: sliceName,
+          pod: `${podNamespace}/${ref.name}`,
+        });
+        continue;
+      }
+      const owner = ctx.cluster.podOwner(pod);
+      const opaqueProtocol = podPortOpaqueByServers(
+        servers(podNamespace),
+        pod,
+        port,
+        { matchHostPort: true },
+        ctx.logger,
+      );
+      // A-1: one ID per pod and family; several addresses of one endpoint collapse (last wins).
+      const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: family };
+      for (const ip of ips) {
+        put(id, {
+          ip,
+          port,
+          pod,
+          ownerKind: owner.kind,
+          ownerName: owner.name,
+          opaqueProtocol,
+          hostname,
+          zone: ep.zone ?? null,
+          forZones,
+        });
+      }
+    } else if (ref.kind === "ExternalWorkload") {
+      const ew = ctx.cluster.externalWorkloads.get(namespace, ref.name ?? "");
+      if (ew === undefined) {
+        ctx.logger.warn("endpoint's ExternalWorkload is not in the cache; skipped", {
+          slice: sliceName,
+          externalWorkload: `${namespace}/${ref.name}`,
+        });
+        continue;
+      }
+      let opaqueProtocol: boolean;
+      try {
+        opaqueProtocol = externalWorkloadPortOpaqueByServers(servers(namespace), ew, port);
+      } catch (err) {
+        // E-16 (upstream parity): unlike a pod's, this address is dropped.
+        ctx.logger.warn("ExternalWorkload address dropped: invalid Server selector", {
+          slice: sliceName,
+          externalWorkload: `${namespace}/${ew.metadata.name}`,
+          error: String(err),
+        });
+        continue;
+      }
+      const owners = ew.metadata.ownerReferences ?? [];
+      const owner = owners.length === 1 ? owners[0] : undefined;
+      // A-2
+      const id: AddressId = { namespace, name: ew.metadata.name, ipFamily: "" };
+      for (const ip of ips) {
+        put(id, {
+          ip,
+          port,
+          externalWorkload: ew,
+          ownerKind: owner?.kind.toLowerCase() ?? "",
+          ownerName: owner?.name ?? "",
+          opaqueProtocol,
+          hostname,
+          zone: ep.zone ?? null,
+          forZones,
+        });
+      }
+    }
+    // Other targetRef kinds are not served.
+  }
+  return entries;
+}
+
+function hintedZones(ep: Endpoint): { name: string }[] {
+  return (ep.hints?.forZones ?? []).filter((z) => z != null).map((z) => ({ name: z.name }));
+}

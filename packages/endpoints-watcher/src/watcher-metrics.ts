@@ -1,0 +1,95 @@
+import type {
+  CounterMetric,
+  GaugeMetric,
+  HistogramMetric,
+  MetricLabels,
+  MetricsRegistry,
+} from "@destination/k8s-discovery";
+
+const GROUP_LABEL_NAMES = ["cluster", "namespace", "service", "port", "hostname", "nodename"];
+
+/** M-1 histogram buckets, in seconds. */
+export const INFORMER_LAG_BUCKETS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000] as const;
+
+/** Caches whose update lag this watcher observes (one of the first two, by mode). */
+export type LaggedResource = "endpointslices" | "endpoints" | "services" | "servers";
+
+/** The `endpoints_*` series of one filtered listener group (watchers.md §10). */
+export interface GroupSeries {
+  subscribers(count: number): void;
+  /** A publish or a no-endpoints round: counted, with the group's resulting state. */
+  published(pods: number, exists: boolean): void;
+  /** The state a joining listener finds (E-6 allows setting it then). */
+  state(pods: number, exists: boolean): void;
+  delete(): void;
+}
+
+/** The metric families of one EndpointsWatcher. */
+export class EndpointsWatcherMetrics {
+  readonly #subscribers: GaugeMetric;
+  readonly #updates: CounterMetric;
+  readonly #pods: GaugeMetric;
+  readonly #exists: GaugeMetric;
+  readonly #lag = new Map<LaggedResource, HistogramMetric>();
+
+  constructor(registry: MetricsRegistry, lagged: readonly LaggedResource[]) {
+    this.#subscribers = registry.gauge(
+      "endpoints_subscribers",
+      "Number of subscribers to Service endpoints changes.",
+      GROUP_LABEL_NAMES,
+    );
+    this.#updates = registry.counter(
+      "endpoints_updates",
+      "Number of endpoints updates published to subscribers.",
+      GROUP_LABEL_NAMES,
+    );
+    this.#pods = registry.gauge(
+      "endpoints_pods",
+      "Number of endpoints the subscribers of a Service port are sent.",
+      GROUP_LABEL_NAMES,
+    );
+    this.#exists = registry.gauge(
+      "endpoints_exists",
+      "Whether the endpoints of a Service port exist (1) or not (0).",
+      GROUP_LABEL_NAMES,
+    );
+    for (const resource of lagged) {
+      this.#lag.set(
+        resource,
+        registry.histogram(
+          `${resource}_informer_lag_seconds`,
+          `Delay between a ${resource} update and its arrival in the informer cache.`,
+          [],
+          INFORMER_LAG_BUCKETS,
+        ),
+      );
+    }
+  }
+
+  lag(resource: LaggedResource): HistogramMetric | undefined {
+    return this.#lag.get(resource);
+  }
+
+  groupSeries(labels: MetricLabels): GroupSeries {
+    const frozen = Object.freeze({ ...labels });
+    return {
+      subscribers: (count) => this.#subscribers.set(frozen, count),
+      published: (pods, exists) => {
+        this.#updates.inc(frozen);
+        this.#pods.set(frozen, pods);
+        this.#exists.set(frozen, exists ? 1 : 0);
+      },
+      state: (pods, exists) => {
+        this.#updates.inc(frozen, 0);
+        this.#pods.set(frozen, pods);
+        this.#exists.set(frozen, exists ? 1 : 0);
+      },
+      delete: () => {
+        this.#subscribers.remove(frozen);
+        this.#updates.remove(frozen);
+        this.#pods.remove(frozen);
+        this.#exists.remove(frozen);
+      },
+    };
+  }
+}
