@@ -1,0 +1,11 @@
+import type { ProfileListener, ServiceProfile } from "@destination/k8s-discovery";
+import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
+
+/** Turns "no ServiceProfile" into the default profile (api.md §4.2 step 2). */
+export class DefaultProfileListener implements ProfileListener {
+  constructor(private readonly next: ProfileListener) {}
+
+  update(profile: ServiceProfile | null): void {
+    this.next.update(profile ?? DEFAULT_SERVICE_PROFILE);
+  }
+}

@@ -1,0 +1,31 @@
+import type { ServiceProfile } from "@destination/k8s-discovery";
+import { create, type WeightedDst, WeightedDstSchema } from "@destination/proto";
+import { completeAuthority } from "./authority.js";
+import { QuantityError, quantityToWeight } from "./quantity.js";
+import { listField, stringField } from "./spec-fields.js";
+import { TranslationError } from "./translation-error.js";
+
+type DstOverrideSpecs = NonNullable<ServiceProfile["spec"]>["dstOverrides"];
+
+/**
+ * Traffic-split backends (api.md §4.3): authorities completed with the requested port, weights
+ * in decimilli. `backend_ref` is never set.
+ * @throws TranslationError for a null entry or a weight that is not a quantity
+ */
+export function toDstOverrides(overrides: DstOverrideSpecs, port: number): WeightedDst[] {
+  return listField(overrides, "dstOverrides").map((dst, i) => {
+    // Upstream crashes on a null entry; like Q15, it fails the profile here.
+    if (dst == null) throw new TranslationError(`dstOverrides[${i}] is null`);
+    const authority = completeAuthority(stringField(dst.authority, "dstOverrides.authority"), port);
+    let weight = 0;
+    if (dst.weight != null) {
+      try {
+        weight = quantityToWeight(dst.weight);
+      } catch (err) {
+        if (err instanceof QuantityError) throw new TranslationError(err.message);
+        throw err;
+      }
+    }
+    return create(WeightedDstSchema, { authority, weight });
+  });
+}

@@ -1,0 +1,42 @@
+import { type Logger, type ServiceProfile, silentLogger } from "@destination/k8s-discovery";
+import type { DestinationProfile } from "@destination/proto";
+import { type ProfileTarget, toDestinationProfile } from "./destination-profile.js";
+import type { MessageSink } from "./message-sink.js";
+import type { OpaqueProfileListener } from "./opaque-ports-merge.js";
+
+/**
+ * The last stage of a service-profile stream: each profile, with the Service's opaque ports,
+ * becomes one `DestinationProfile` in the sink. An invalid profile is logged and nothing is sent
+ * (Q12: a stream whose first profile is invalid stays silent).
+ */
+export class ProfileTranslator implements OpaqueProfileListener {
+  constructor(
+    private readonly target: ProfileTarget,
+    private readonly sink: MessageSink<DestinationProfile>,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  update(profile: ServiceProfile, opaquePorts: ReadonlySet<number> | undefined): void {
+    let message: DestinationProfile;
+    try {
+      message = toDestinationProfile(profile, this.target, opaquePorts, this.logger);
+    } catch (err) {
+      this.logger.error("invalid ServiceProfile, no profile update sent", {
+        profile: profile.metadata.name,
+        namespace: profile.metadata.namespace,
+        fqn: this.target.fqn,
+        port: this.target.port,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return;
+    }
+    try {
+      // A refusal needs no handling here: the server ends the stream.
+      this.sink.send(message);
+    } catch (err) {
+      this.logger.error("failed to enqueue a profile update", {
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+}

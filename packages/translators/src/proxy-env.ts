@@ -1,0 +1,89 @@
+import type { Pod } from "@destination/k8s-discovery";
+import { InvalidAddressError, ipBytesFromString } from "@destination/proto";
+import { TranslationError } from "./translation-error.js";
+
+const PROXY_CONTAINER = "linkerd-proxy";
+const INBOUND_LISTEN_ADDR = "LINKERD2_PROXY_INBOUND_LISTEN_ADDR";
+const ADMIN_LISTEN_ADDR = "LINKERD2_PROXY_ADMIN_LISTEN_ADDR";
+const CONTROL_LISTEN_ADDR = "LINKERD2_PROXY_CONTROL_LISTEN_ADDR";
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * The port of a literal `ip:port` or `[ipv6]:port`, with the rules of Go's
+ * `netip.ParseAddrPort` (what upstream reads the proxy env with): no host names, brackets for
+ * IPv6 only, a decimal port without sign.
+ */
+function listenPort(value: string): number {
+  const colon = value.lastIndexOf(":");
+  if (colon === -1) throw new Error("not an ip:port");
+  let host = value.slice(0, colon);
+  const port = value.slice(colon + 1);
+  if (host === "") throw new Error("no IP");
+  if (port === "") throw new Error("no port");
+  const bracketed = host.startsWith("[");
+  if (bracketed) {
+    if (host.length < 2 || !host.endsWith("]")) throw new Error("missing ]");
+    host = host.slice(1, -1);
+  }
+  if (!DIGITS.test(port) || Number(port) > 65535) throw new Error(`invalid port "${port}"`);
+  let ip: Uint8Array;
+  try {
+    ip = ipBytesFromString(host);
+  } catch (err) {
+    if (err instanceof InvalidAddressError) throw new Error(err.reason);
+    throw err;
+  }
+  if (bracketed && ip.length === 4) throw new Error("square brackets are for IPv6 only");
+  if (!bracketed && ip.length === 16) throw new Error("IPv6 needs square brackets");
+  return Number(port);
+}
+
+/**
+ * Reads the ports of the named `ip:port` variables from the first `linkerd-proxy` container,
+ * init containers first (native sidecars are init containers). Every name must be present.
+ * @throws TranslationError
+ */
+function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> {
+  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const proxy = containers.find((c) => c.name === PROXY_CONTAINER);
+  if (proxy === undefined) {
+    throw new TranslationError(`pod has no ${PROXY_CONTAINER} container to read ${names} from`);
+  }
+  const ports = new Map<string, number>();
+  for (const env of proxy.env ?? []) {
+    if (!names.includes(env.name)) continue;
+    const value = env.value ?? "";
+    try {
+      ports.set(env.name, listenPort(value));
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new TranslationError(
+        `${PROXY_CONTAINER} env ${env.name}=${JSON.stringify(value)} is not an ip:port (${reason})`,
+      );
+    }
+  }
+  const missing = names.filter((n) => !ports.has(n));
+  if (missing.length > 0) {
+    throw new TranslationError(`${PROXY_CONTAINER} container lacks env ${missing.join(", ")}`);
+  }
+  return ports;
+}
+
+/**
+ * The proxy's admin and control ports (4191 and 4190 by default). Traffic to them never gets
+ * opaque transport, even in forced mode (api.md §3.5.1).
+ * @throws TranslationError
+ */
+export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
+  return new Set(proxyEnvPorts(pod, [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR]).values());
+}
+
+/**
+ * The proxy's inbound port (4143 by default), the target of opaque transport.
+ * @throws TranslationError
+ */
+export function proxyInboundPort(pod: Pod): number {
+  const port = proxyEnvPorts(pod, [INBOUND_LISTEN_ADDR]).get(INBOUND_LISTEN_ADDR) ?? 0;
+  if (port === 0) throw new TranslationError(`${INBOUND_LISTEN_ADDR} has port 0`);
+  return port;
+}

@@ -1,0 +1,77 @@
+import type { RequestMatch as RequestMatchSpec } from "@destination/k8s-discovery";
+import {
+  create,
+  PathMatchSchema,
+  type RequestMatch,
+  RequestMatch_SeqSchema,
+  RequestMatchSchema,
+} from "@destination/proto";
+import { toHttpMethod } from "./http-method.js";
+import { stringField } from "./spec-fields.js";
+import { TranslationError } from "./translation-error.js";
+
+/**
+ * The ServiceProfile rules for a request condition, checked over the whole tree before anything
+ * is built so that the first error reported is the one upstream reports. A present list counts
+ * as a set field even when empty.
+ */
+function validate(m: RequestMatchSpec): void {
+  let set = false;
+  for (const kind of ["all", "any"] as const) {
+    const children = m[kind];
+    if (children == null) continue;
+    set = true;
+    for (const child of children) {
+      if (child == null) throw new TranslationError(`null condition "${kind}"`);
+      validate(child);
+    }
+  }
+  if (stringField(m.method, "method") !== "") set = true;
+  if (m.not != null) {
+    set = true;
+    validate(m.not);
+  }
+  if (stringField(m.pathRegex, "pathRegex") !== "") set = true;
+  if (!set) throw new TranslationError("A request match must have a field set");
+}
+
+function build(m: RequestMatchSpec): RequestMatch {
+  // The order of this list is what the proxy sees inside an implicit `all`.
+  const matches: RequestMatch[] = [];
+  for (const kind of ["all", "any"] as const) {
+    const children = m[kind];
+    if (children == null) continue;
+    const seq = create(RequestMatch_SeqSchema, {
+      matches: children.map((child) => build(child as RequestMatchSpec)),
+    });
+    matches.push(create(RequestMatchSchema, { match: { case: kind, value: seq } }));
+  }
+  const method = stringField(m.method, "method");
+  if (method !== "") {
+    matches.push(
+      create(RequestMatchSchema, { match: { case: "method", value: toHttpMethod(method) } }),
+    );
+  }
+  if (m.not != null) {
+    matches.push(create(RequestMatchSchema, { match: { case: "not", value: build(m.not) } }));
+  }
+  const pathRegex = stringField(m.pathRegex, "pathRegex");
+  if (pathRegex !== "") {
+    const path = create(PathMatchSchema, { regex: pathRegex });
+    matches.push(create(RequestMatchSchema, { match: { case: "path", value: path } }));
+  }
+  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+  const all = create(RequestMatch_SeqSchema, { matches });
+  return create(RequestMatchSchema, { match: { case: "all", value: all } });
+}
+
+/**
+ * A route condition as the proxy matches it (api.md §4.3): one field becomes that match,
+ * several become an `all` in the order all, any, method, not, path.
+ * @throws TranslationError for an absent or invalid condition (the whole profile fails)
+ */
+export function toRequestMatch(condition: RequestMatchSpec | null | undefined): RequestMatch {
+  if (condition == null) throw new TranslationError("missing request match");
+  validate(condition);
+  return build(condition);
+}

@@ -1,0 +1,47 @@
+import {
+  create,
+  InvalidAddressError,
+  ipAddressFromBytes,
+  ipBytesFromString,
+  type TcpAddress,
+  TcpAddressSchema,
+} from "@destination/proto";
+import { TranslationError } from "./translation-error.js";
+
+/** A proto address with the raw IP bytes kept beside it, for sorting. */
+export interface EncodedAddress {
+  readonly tcp: TcpAddress;
+  readonly ipBytes: Uint8Array;
+}
+
+/**
+ * `ip:port` as the proxy reads it (api.md §1.1). An FQDN endpoint or any other text that is not
+ * an IP literal cannot be encoded.
+ * @throws TranslationError
+ */
+export function encodeAddress(ip: string, port: number): EncodedAddress {
+  let ipBytes: Uint8Array;
+  try {
+    ipBytes = ipBytesFromString(ip);
+  } catch (err) {
+    if (err instanceof InvalidAddressError) throw new TranslationError(err.message);
+    throw err;
+  }
+  return { tcp: create(TcpAddressSchema, { ip: ipAddressFromBytes(ipBytes), port }), ipBytes };
+}
+
+/**
+ * Orders IPv4 before IPv6, then by address bytes, then by port. Upstream sends Go map order;
+ * a fixed order keeps messages, and the tests that read them, deterministic.
+ */
+export function compareEncodedAddresses(
+  a: { readonly ipBytes: Uint8Array; readonly port: number },
+  b: { readonly ipBytes: Uint8Array; readonly port: number },
+): number {
+  if (a.ipBytes.length !== b.ipBytes.length) return a.ipBytes.length - b.ipBytes.length;
+  for (let i = 0; i < a.ipBytes.length; i++) {
+    const d = (a.ipBytes[i] ?? 0) - (b.ipBytes[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return a.port - b.port;
+}

@@ -1,0 +1,147 @@
+// Shared by the tests of this package only; not part of the public API.
+import {
+  type Address,
+  type AddressId,
+  type AddressSet,
+  addressIdKey,
+  type Logger,
+  newAddress,
+  type Pod,
+} from "@destination/k8s-discovery";
+import type { EndpointTranslatorConfig } from "./config.js";
+import type { MessageSink } from "./message-sink.js";
+
+export const config: EndpointTranslatorConfig = {
+  controllerNamespace: "linkerd",
+  identityTrustDomain: "trust.domain",
+  enableH2Upgrade: true,
+  forceOpaqueTransport: false,
+  extEndpointZoneWeights: false,
+  defaultOpaquePorts: new Set(),
+};
+
+const PROXY_ENV = [
+  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
+  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
+];
+
+/** A pod injected by the `linkerd` control plane, with the usual proxy env. */
+export function meshedPod(
+  name: string,
+  extra: {
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    env?: { name: string; value?: string }[];
+    serviceAccountName?: string;
+  } = {},
+): Pod {
+  return {
+    metadata: {
+      name,
+      namespace: "ns",
+      labels: { "linkerd.io/control-plane-ns": "linkerd", ...extra.labels },
+      ...(extra.annotations ? { annotations: extra.annotations } : {}),
+    },
+    spec: {
+      serviceAccountName: extra.serviceAccountName ?? "serviceaccount-name",
+      containers: [
+        { name: "app", ports: [{ name: "http", containerPort: 8080 }] },
+        { name: "linkerd-proxy", env: extra.env ?? PROXY_ENV },
+      ],
+    },
+  };
+}
+
+export function unmeshedPod(name: string, annotations?: Record<string, string>): Pod {
+  return {
+    metadata: { name, namespace: "ns", ...(annotations ? { annotations } : {}) },
+    spec: { serviceAccountName: "serviceaccount-name", containers: [{ name: "app" }] },
+  };
+}
+
+export function podAddress(ip: string, port: number, pod: Pod, extra: Partial<Address> = {}) {
+  return newAddress({
+    ip,
+    port,
+    pod,
+    ownerKind: "replicationcontroller",
+    ownerName: "rc-name",
+    ...extra,
+  });
+}
+
+export function addressSet(
+  addresses: readonly Address[],
+  labels: Record<string, string> = { namespace: "service-ns", service: "service-name" },
+): AddressSet {
+  const map = new Map<string, { id: AddressId; address: Address }>();
+  addresses.forEach((address, i) => {
+    const id: AddressId = { namespace: "ns", name: `a${i}`, ipFamily: "" };
+    map.set(addressIdKey(id), { id, address });
+  });
+  return { addresses: map, labels };
+}
+
+export function collectingSink<T>(accept = true): MessageSink<T> & { readonly sent: T[] } {
+  const sent: T[] = [];
+  return {
+    sent,
+    send(message: T) {
+      sent.push(message);
+      return accept;
+    },
+  };
+}
+
+export interface LogEntry {
+  level: "debug" | "info" | "warn" | "error";
+  message: string;
+  fields: Record<string, unknown> | undefined;
+}
+
+export function recordingLogger(): Logger & { readonly entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const at = (level: LogEntry["level"]) => (message: string, fields?: Record<string, unknown>) => {
+    entries.push({ level, message, fields });
+  };
+  return { entries, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+}
+
+/** Top-level fields of an encoded message: number and payload length (-1 if not length-delimited). */
+export function wireFields(bytes: Uint8Array): { field: number; length: number }[] {
+  const out: { field: number; length: number }[] = [];
+  let i = 0;
+  const varint = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const b = bytes[i++] ?? 0;
+      result += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return result;
+      shift += 7;
+    }
+  };
+  while (i < bytes.length) {
+    const tag = varint();
+    const wireType = tag & 7;
+    const field = Math.floor(tag / 8);
+    if (wireType === 0) {
+      varint();
+      out.push({ field, length: -1 });
+    } else if (wireType === 1) {
+      i += 8;
+      out.push({ field, length: -1 });
+    } else if (wireType === 5) {
+      i += 4;
+      out.push({ field, length: -1 });
+    } else if (wireType === 2) {
+      const length = varint();
+      i += length;
+      out.push({ field, length });
+    } else {
+      throw new Error(`unexpected wire type ${wireType}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+// The one place that decides what a proxy learns about an endpoint: labels, identity, protocol
+// hints. Get (endpoint-translation.ts) and endpoint profiles (endpoint-profile-translator.ts)
+// both build their `WeightedAddr` here.
+import type { Address, ExternalWorkload, Logger, Pod } from "@destination/k8s-discovery";
+import {
+  AuthorityOverrideSchema,
+  create,
+  ProtocolHint_H2Schema,
+  ProtocolHint_OpaqueSchema,
+  ProtocolHint_OpaqueTransportSchema,
+  ProtocolHintSchema,
+  type TcpAddress,
+  TlsIdentity_DnsLikeIdentitySchema,
+  TlsIdentity_UriLikeIdentitySchema,
+  TlsIdentitySchema,
+  type WeightedAddr,
+  WeightedAddrSchema,
+} from "@destination/proto";
+import type { EndpointTranslatorConfig } from "./config.js";
+import {
+  controlPlaneNamespaceOf,
+  externalWorkloadMetricLabels,
+  podMetricLabels,
+  serviceAccountOf,
+} from "./metric-labels.js";
+import { proxyInboundPort, proxyMetaPorts } from "./proxy-env.js";
+import { isSkippedInboundPort } from "./skip-inbound-ports.js";
+
+/** Every endpoint weighs the same (before the experimental zone weighting). */
+export const DEFAULT_WEIGHT = 10_000;
+
+/** Where an ExternalWorkload proxy listens when `spec.ports` names no `linkerd-proxy` port. */
+const DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT = 4143;
+const EXTERNAL_WORKLOAD_PROXY_PORT_NAME = "linkerd-proxy";
+
+const h2 = () => ({ case: "h2" as const, value: create(ProtocolHint_H2Schema) });
+const opaque = () => ({ case: "opaque" as const, value: create(ProtocolHint_OpaqueSchema) });
+const opaqueTransport = (inboundPort: number) =>
+  create(ProtocolHint_OpaqueTransportSchema, { inboundPort });
+
+/**
+ * A pod-backed endpoint (api.md §3.5.1, labels §3.5.2 up to `zone`). `opaquePorts` is the pod's
+ * annotation set or the defaults; a Server marking the address opaque counts too.
+ * @throws TranslationError when a meshed pod's proxy env cannot be read (the address is dropped)
+ */
+export function podWeightedAddr(
+  addr: TcpAddress,
+  address: Address,
+  pod: Pod,
+  opaquePorts: ReadonlySet<number>,
+  config: EndpointTranslatorConfig,
+  logger: Logger,
+): WeightedAddr {
+  const wa = create(WeightedAddrSchema, {
+    addr,
+    weight: DEFAULT_WEIGHT,
+    metricLabels: podMetricLabels(address, pod),
+  });
+  const port = address.port;
+  const controlPlaneNs = controlPlaneNamespaceOf(pod);
+  const skipped = isSkippedInboundPort(pod, port, logger);
+
+  if (controlPlaneNs !== "" && !skipped) {
+    wa.http2 = config.meshedHttp2ClientParams;
+    // Present even when nothing is put in it: a proxy reads an empty hint as "meshed".
+    const hint = create(ProtocolHintSchema);
+    const metaPorts = proxyMetaPorts(pod);
+    const isOpaque = opaquePorts.has(port) || address.opaqueProtocol;
+    if (!metaPorts.has(port) && (config.forceOpaqueTransport || isOpaque)) {
+      hint.opaqueTransport = opaqueTransport(proxyInboundPort(pod));
+    }
+    if (isOpaque) hint.protocol = opaque();
+    else if (config.enableH2Upgrade) hint.protocol = h2();
+    wa.protocolHint = hint;
+  }
+
+  // Only a proxy of this control plane holds a certificate from this trust domain.
+  if (
+    config.identityTrustDomain !== "" &&
+    controlPlaneNs === config.controllerNamespace &&
+    !skipped
+  ) {
+    const namespace = pod.metadata.namespace || "default";
+    const name = `${serviceAccountOf(pod)}.${namespace}.serviceaccount.identity.${controlPlaneNs}.${config.identityTrustDomain}`;
+    wa.tlsIdentity = create(TlsIdentitySchema, {
+      strategy: {
+        case: "dnsLikeIdentity",
+        value: create(TlsIdentity_DnsLikeIdentitySchema, { name }),
+      },
+      serverName: create(TlsIdentity_DnsLikeIdentitySchema, { name }),
+    });
+  }
+  return wa;
+}
+
+/**
+ * An ExternalWorkload-backed endpoint (api.md §3.5.3, labels up to `zone`). It is always treated
+ * as meshed, with a SPIFFE identity; `enable-h2-upgrade` does not apply.
+ */
+export function externalWorkloadWeightedAddr(
+  addr: TcpAddress,
+  address: Address,
+  ew: ExternalWorkload,
+  opaquePorts: ReadonlySet<number>,
+  config: EndpointTranslatorConfig,
+): WeightedAddr {
+  const isOpaque = opaquePorts.has(address.port) || address.opaqueProtocol;
+  const hint = create(ProtocolHintSchema, { protocol: isOpaque ? opaque() : h2() });
+  if (config.forceOpaqueTransport || isOpaque) {
+    const proxyPort = (ew.spec?.ports ?? []).find(
+      (p) => p.name === EXTERNAL_WORKLOAD_PROXY_PORT_NAME,
+    );
+    hint.opaqueTransport = opaqueTransport(
+      proxyPort?.port ?? DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT,
+    );
+  }
+  const meshTls = ew.spec?.meshTLS;
+  return create(WeightedAddrSchema, {
+    addr,
+    weight: DEFAULT_WEIGHT,
+    metricLabels: externalWorkloadMetricLabels(address, ew),
+    http2: config.meshedHttp2ClientParams,
+    protocolHint: hint,
+    tlsIdentity: create(TlsIdentitySchema, {
+      strategy: {
+        case: "uriLikeIdentity",
+        value: create(TlsIdentity_UriLikeIdentitySchema, { uri: meshTls?.identity ?? "" }),
+      },
+      serverName: create(TlsIdentity_DnsLikeIdentitySchema, { name: meshTls?.serverName ?? "" }),
+    }),
+  });
+}
+
+/**
+ * A Get endpoint with neither pod nor workload (api.md §3.5.4): a mirrored gateway or a slice
+ * endpoint without `targetRef`. A gateway identity makes it meshed; the gateway terminates TLS
+ * for many names, so no `server_name` is sent.
+ */
+export function podlessWeightedAddr(
+  addr: TcpAddress,
+  address: Address,
+  config: EndpointTranslatorConfig,
+): WeightedAddr {
+  const wa = create(WeightedAddrSchema, { addr, weight: DEFAULT_WEIGHT });
+  if (address.authorityOverride !== "") {
+    wa.authorityOverride = create(AuthorityOverrideSchema, {
+      authorityOverride: address.authorityOverride,
+    });
+  }
+  if (address.identity !== "") {
+    wa.tlsIdentity = create(TlsIdentitySchema, {
+      strategy: {
+        case: "dnsLikeIdentity",
+        value: create(TlsIdentity_DnsLikeIdentitySchema, { name: address.identity }),
+      },
+    });
+    if (config.enableH2Upgrade) wa.protocolHint = create(ProtocolHintSchema, { protocol: h2() });
+    wa.http2 = config.meshedHttp2ClientParams;
+  }
+  return wa;
+}
+
+/** An endpoint profile for an IP with no workload behind it (api.md §4.5). */
+export function bareWeightedAddr(addr: TcpAddress): WeightedAddr {
+  return create(WeightedAddrSchema, { addr, weight: DEFAULT_WEIGHT });
+}
