@@ -12,18 +12,48 @@ export class InvalidSelectorError extends Error {
 
 const NOTHING: LabelMatcher = () => false;
 
+const NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A label key as Kubernetes validates it: `[prefix/]name`, prefix a DNS subdomain. */
+function checkKey(key: unknown): void {
+  if (typeof key !== "string") throw new InvalidSelectorError("a label key is not a string");
+  const slash = key.indexOf("/");
+  const prefix = slash < 0 ? undefined : key.slice(0, slash);
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  const validPrefix = prefix === undefined || (prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix));
+  if (!validPrefix || name.length > 63 || !NAME.test(name)) {
+    throw new InvalidSelectorError(`invalid label key ${JSON.stringify(key)}`);
+  }
+}
+
+/** A label value: empty, or up to 63 characters of a name. */
+function checkValue(key: string, value: unknown): void {
+  if (typeof value !== "string" || (value !== "" && (value.length > 63 || !NAME.test(value)))) {
+    throw new InvalidSelectorError(`${key}: invalid label value ${JSON.stringify(value)}`);
+  }
+}
+
 /**
  * Compiles a selector with Kubernetes semantics (K-15): null or absent selects nothing, `{}`
- * selects everything, otherwise matchLabels AND every matchExpression.
+ * selects everything, otherwise matchLabels AND every matchExpression. Throws
+ * InvalidSelectorError where Kubernetes' conversion fails: an unknown operator, In/NotIn without
+ * values, Exists/DoesNotExist with values, a malformed label key or value.
  */
 export function compileSelector(selector: LabelSelector | null | undefined): LabelMatcher {
   if (selector == null) return NOTHING;
   const tests: LabelMatcher[] = [];
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    tests.push((labels) => labels?.[key] === value);
+    checkKey(key);
+    checkValue(key, value);
+    tests.push((labels) => labels != null && Object.hasOwn(labels, key) && labels[key] === value);
   }
   for (const req of selector.matchExpressions ?? []) {
     const values = req.values ?? [];
+    checkKey(req.key);
+    if (req.operator === "In" || req.operator === "NotIn") {
+      for (const v of values) checkValue(req.key, v);
+    }
     const has = (labels: Labels) => labels != null && Object.hasOwn(labels, req.key);
     switch (req.operator) {
       case "In":

@@ -96,6 +96,6 @@ export const RESOURCE_KINDS = {
 export type ResourceKind = keyof typeof RESOURCE_KINDS;
 
 /** `apiVersion` text of a kind: `v1` for the core group, else `group/version`. */
-export function apiVersionOf(info: ResourceKindInfo): string {
+export function apiVersionOf(info: Pick<ResourceKindInfo, "group" | "version">): string {
   return info.group === "" ? info.version : `${info.group}/${info.version}`;
 }

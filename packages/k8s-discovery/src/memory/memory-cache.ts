@@ -158,7 +158,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     if (old !== undefined) this.#unindex(key, old);
     this.#objects.set(key, obj);
     for (const { def, entries } of this.#indexes.values()) {
-      for (const k of def.keys(obj)) {
+      for (const k of this.#indexKeys(def, obj)) {
         const set = entries.get(k) ?? new Set<string>();
         entries.set(k, set.add(key));
       }
@@ -167,11 +167,23 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
 
   #unindex(key: string, obj: T): void {
     for (const { def, entries } of this.#indexes.values()) {
-      for (const k of def.keys(obj)) {
+      for (const k of this.#indexKeys(def, obj)) {
         const set = entries.get(k);
         set?.delete(key);
         if (set?.size === 0) entries.delete(k);
       }
+    }
+  }
+
+  /** A malformed object (a string where a list belongs, say) is stored but not indexed (X-8). */
+  #indexKeys(def: IndexDefinition<T>, obj: T): readonly string[] {
+    try {
+      return def.keys(obj);
+    } catch (err) {
+      this.#logger.warn(`${this.kind} ${keyOf(obj)} cannot be indexed by ${def.name}`, {
+        error: String(err),
+      });
+      return [];
     }
   }
 

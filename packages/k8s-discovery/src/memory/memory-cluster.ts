@@ -109,6 +109,12 @@ export class MemoryCluster implements Cluster {
   /** Replaces every object of a kind with a full list, as a relist does (K-10). */
   replace(kind: ResourceKind, objects: readonly KubeObject[]): void {
     const cache = this.cache(kind);
+    // Versions from a server are compared as they are: content equality would hide an object
+    // deleted and re-created with the same spec (a new uid) while disconnected.
+    if (this.#keepVersions) {
+      cache.replace(objects);
+      return;
+    }
     const stamped = objects.map((o) => {
       const current = cache.get(o.metadata.namespace ?? "", o.metadata.name);
       return current !== undefined && sameContent(current, o) ? current : this.#stamp(o);

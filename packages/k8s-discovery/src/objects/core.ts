@@ -89,3 +89,13 @@ export interface Endpoints extends KubeObject {
 
 /** A Node as its metadata-only cache holds it; the zone label is all that is read. */
 export type Node = PartialObjectMetadata;
+
+/**
+ * core/v1 Secret. Not cached by the local cluster; multicluster reads the link Secrets of the
+ * controller namespace through `KubeCluster.watchNamespaced` (watchers.md C-1).
+ */
+export interface Secret extends KubeObject {
+  type?: string;
+  /** Values are base64, as the API sends them. */
+  data?: Record<string, string> | null;
+}

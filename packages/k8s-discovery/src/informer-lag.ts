@@ -1,0 +1,52 @@
+import type { Cluster } from "./cluster.js";
+import { clusterCache } from "./cluster-cache.js";
+import { type ClusterMetrics, INFORMER_LAG_METRICS } from "./cluster-metrics.js";
+import type { KubeObject, ManagedFieldsEntry } from "./objects/meta.js";
+import type { ResourceKind } from "./resource-kind.js";
+
+/**
+ * The latest `time` among `managedFields` entries with operation `Update`, in epoch milliseconds;
+ * 0 when there is none (watchers.md M-1). `Apply` entries do not count.
+ */
+export function latestUpdateTime(managedFields: readonly ManagedFieldsEntry[] | null | undefined) {
+  let latest = 0;
+  for (const entry of managedFields ?? []) {
+    if (entry.operation !== "Update" || !entry.time) continue;
+    const time = Date.parse(entry.time);
+    if (Number.isFinite(time) && time > latest) latest = time;
+  }
+  return latest;
+}
+
+/**
+ * The lag to observe for an update event, or undefined when M-1 says not to observe: the new
+ * object has no `Update` time, or it is the old object's (a resync, or a change by `Apply`).
+ */
+export function informerLagSeconds(
+  oldObj: KubeObject,
+  newObj: KubeObject,
+  nowMs: number,
+): number | undefined {
+  const updated = latestUpdateTime(newObj.metadata.managedFields);
+  if (updated === 0 || updated === latestUpdateTime(oldObj.metadata.managedFields)) return;
+  return (nowMs - updated) / 1000;
+}
+
+/**
+ * Observes informer lag on every update of the lag-tracked caches. Upstream observes once per
+ * watcher handler (twice for Services and Servers); this observes once per event.
+ */
+export function observeInformerLag(
+  cluster: Cluster,
+  metrics: ClusterMetrics,
+  now: () => number = Date.now,
+): void {
+  for (const kind of Object.keys(INFORMER_LAG_METRICS) as ResourceKind[]) {
+    clusterCache(cluster, kind).addHandler({
+      update(oldObj, newObj) {
+        const lag = informerLagSeconds(oldObj, newObj, now());
+        if (lag !== undefined) metrics.observeLag(kind, lag);
+      },
+    });
+  }
+}

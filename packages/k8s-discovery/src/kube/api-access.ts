@@ -1,0 +1,87 @@
+import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { groupVersionPath } from "./api-resource.js";
+import { KubeApiError, type KubeHttpClient } from "./kube-http.js";
+
+/** What API discovery found: the kinds to cache, and why the missing CRDs are missing. */
+export interface ApiAccess {
+  readonly servedKinds: ReadonlySet<ResourceKind>;
+  /** Upstream's error texts for CRDs that are not installed (decision 8: served without). */
+  readonly missingCrds: readonly string[];
+}
+
+/** The Linkerd CRDs, each checked (watchers.md K-6, fixed to check every one). */
+const LINKERD_CRDS: readonly { kind: ResourceKind; missing: string }[] = [
+  { kind: "ServiceProfile", missing: "ServiceProfile CRD not found" },
+  { kind: "Server", missing: "server CRD (policy.linkerd.io/v1beta3) not found" },
+  // Upstream probes workload.linkerd.io/v1alpha1; the version that is cached is the one asked.
+  { kind: "ExternalWorkload", missing: "ExternalWorkload CRD not found" },
+];
+
+/**
+ * The startup checks (watchers.md §1.2) and the kinds they leave to cache:
+ * - K-4 (decision 7): with slices enabled, `discovery.k8s.io/v1` must serve `EndpointSlice`,
+ *   else `EndpointSlice resource not found`; no slice needs to exist.
+ * - K-5: listing pods cluster-wide must be allowed, else `not authorized to access pods`.
+ * - K-6: every Linkerd CRD is looked up; a missing one is reported (decision 8), one that is
+ *   there but may not be listed fails startup.
+ * Throws on a failed check or when discovery itself fails.
+ */
+export async function checkApiAccess(
+  client: KubeHttpClient,
+  options: { readonly enableEndpointSlices: boolean },
+): Promise<ApiAccess> {
+  const served = new Set<ResourceKind>(["Service", "Pod", "Node", "ReplicaSet", "Job"]);
+  if (options.enableEndpointSlices) {
+    if (!(await servesKind(client, "EndpointSlice"))) {
+      throw new Error("EndpointSlice resource not found");
+    }
+    served.add("EndpointSlice");
+  } else served.add("Endpoints");
+  await requireListAccess(client, "", "pods");
+  const missingCrds: string[] = [];
+  for (const crd of LINKERD_CRDS) {
+    if (!(await servesKind(client, crd.kind))) {
+      missingCrds.push(crd.missing);
+      continue;
+    }
+    const info = RESOURCE_KINDS[crd.kind];
+    await requireListAccess(client, info.group, info.plural);
+    served.add(crd.kind);
+  }
+  return { servedKinds: served, missingCrds };
+}
+
+/** Whether the kind's group-version is served and lists the kind. */
+async function servesKind(client: KubeHttpClient, kind: ResourceKind): Promise<boolean> {
+  const info = RESOURCE_KINDS[kind];
+  const path = groupVersionPath(info);
+  try {
+    const list = await client.json<{ resources?: { kind?: string }[] }>({ path });
+    return (list.resources ?? []).some((r) => r.kind === kind);
+  } catch (err) {
+    if (err instanceof KubeApiError && err.statusCode === 404) return false;
+    throw new Error(`API discovery of ${path.slice(1)} failed: ${(err as Error).message}`);
+  }
+}
+
+/** A SelfSubjectAccessReview for `list` on a resource in all namespaces. */
+async function requireListAccess(
+  client: KubeHttpClient,
+  group: string,
+  resource: string,
+): Promise<void> {
+  const review = await client.json<{ status?: { allowed?: boolean; reason?: string } }>({
+    method: "POST",
+    path: "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+    body: {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { namespace: "", verb: "list", group, resource } },
+    },
+  });
+  if (review.status?.allowed) return;
+  // Upstream names the resource as a Go GroupKind prints: `pods`, `servers.policy.linkerd.io`.
+  const what = group === "" ? resource : `${resource}.${group}`;
+  const reason = review.status?.reason;
+  throw new Error(`not authorized to access ${what}${reason ? `: ${reason}` : ""}`);
+}

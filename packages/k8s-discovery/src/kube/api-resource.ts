@@ -1,0 +1,26 @@
+import type { ResourceKindInfo } from "../resource-kind.js";
+
+/** What it takes to address a resource on the API server. */
+export type ApiResource = Pick<ResourceKindInfo, "kind" | "group" | "version" | "plural">;
+
+/** `/api/v1` or `/apis/<group>/<version>`. */
+export function groupVersionPath(resource: Pick<ApiResource, "group" | "version">): string {
+  return resource.group === ""
+    ? `/api/${resource.version}`
+    : `/apis/${resource.group}/${resource.version}`;
+}
+
+/** The collection: cluster-wide without a namespace. */
+export function collectionPath(resource: ApiResource, namespace?: string): string {
+  const scope = namespace === undefined ? "" : `/namespaces/${encodeURIComponent(namespace)}`;
+  return `${groupVersionPath(resource)}${scope}/${resource.plural}`;
+}
+
+export function objectPath(resource: ApiResource, namespace: string, name: string): string {
+  return `${collectionPath(resource, namespace)}/${encodeURIComponent(name)}`;
+}
+
+/** Content types of metadata-only reads (watchers.md K-2): a list, and one watched object. */
+export const METADATA_LIST_ACCEPT =
+  "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";

@@ -1,0 +1,114 @@
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import type { KubeConfig } from "@kubernetes/client-node";
+import { type KubeStatus, toStatus } from "./watch-event.js";
+
+/** A request to the API server; `path` starts at `/api` or `/apis`. */
+export interface KubeRequest {
+  readonly method?: "GET" | "POST";
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  readonly accept?: string;
+  readonly body?: unknown;
+  readonly signal?: AbortSignal;
+  /** Abort when the whole exchange takes longer; requests other than watches get a default. */
+  readonly timeoutMs?: number;
+}
+
+/** A response other than 2xx, with the server's `Status` when it sent one. */
+export class KubeApiError extends Error {
+  override readonly name = "KubeApiError";
+  constructor(
+    readonly statusCode: number,
+    readonly status: KubeStatus,
+    path: string,
+  ) {
+    super(`${path}: HTTP ${statusCode}${status.message ? `: ${status.message}` : ""}`);
+  }
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const USER_AGENT = "destination/k8s-discovery";
+
+/**
+ * The few calls the backend makes, over node's http(s) with TLS and credentials from a
+ * KubeConfig. Credentials are applied per request, so rotated tokens (exec plugins, projected
+ * service-account tokens) are picked up.
+ */
+export class KubeHttpClient {
+  readonly #config: KubeConfig;
+  readonly #server: URL;
+
+  constructor(config: KubeConfig) {
+    this.#config = config;
+    const server = config.getCurrentCluster()?.server;
+    if (!server) throw new Error("kubeconfig names no API server for the current context");
+    this.#server = new URL(server);
+  }
+
+  /** The JSON body of a 2xx response; anything else throws `KubeApiError`. */
+  async json<T>(request: KubeRequest): Promise<T> {
+    const response = await this.open({
+      ...request,
+      timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    });
+    const text = await readText(response);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new Error(`${request.path}: the response is not JSON`);
+    }
+  }
+
+  /**
+   * A 2xx response with its body unread, for streaming; anything else throws `KubeApiError`.
+   * The caller consumes or destroys the body.
+   */
+  async open(request: KubeRequest): Promise<IncomingMessage> {
+    const url = new URL(this.#server);
+    url.pathname = `${url.pathname.replace(/\/$/, "")}${request.path}`;
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+    const options: https.RequestOptions = {
+      method: request.method ?? "GET",
+      headers: {
+        Accept: request.accept ?? "application/json",
+        "User-Agent": USER_AGENT,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
+    };
+    await this.#config.applyToHTTPSOptions(options);
+    const signals = [request.signal, timeoutSignal(request.timeoutMs)].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
+    if (signals.length > 0) options.signal = AbortSignal.any(signals);
+    const transport = url.protocol === "http:" ? http : https;
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = transport.request(url, options, resolve);
+      req.on("error", reject);
+      req.end(body);
+    });
+    const code = response.statusCode ?? 0;
+    if (code >= 200 && code < 300) return response;
+    const text = await readText(response).catch(() => "");
+    let status: KubeStatus = {};
+    try {
+      status = toStatus(JSON.parse(text));
+    } catch {
+      status = text ? { message: text.slice(0, 200) } : {};
+    }
+    throw new KubeApiError(code, status, request.path);
+  }
+}
+
+function timeoutSignal(ms: number | undefined): AbortSignal | undefined {
+  return ms === undefined ? undefined : AbortSignal.timeout(ms);
+}
+
+async function readText(response: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,365 @@
+import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
+import type { Logger } from "../logger.js";
+import { toObjectMetadata } from "../object-metadata.js";
+import type { KubeObject } from "../objects/meta.js";
+import { apiVersionOf } from "../resource-kind.js";
+import {
+  type ApiResource,
+  collectionPath,
+  METADATA_ACCEPT,
+  METADATA_LIST_ACCEPT,
+} from "./api-resource.js";
+import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
+import { KubeApiError, type KubeHttpClient } from "./kube-http.js";
+import { NdjsonLines } from "./ndjson-lines.js";
+import { isGone, parseWatchEvent } from "./watch-event.js";
+import { WatchPosition } from "./watch-position.js";
+
+/** Where a list/watch loop puts what it sees; a `MemoryCache` is one. */
+export interface WatchStore<T extends KubeObject> {
+  apply(obj: T): void;
+  remove(namespace: string | undefined, name: string): unknown;
+  /** A full list: the first one syncs the store, later ones reconcile it (K-10). */
+  replace(objects: readonly T[]): void;
+}
+
+/** The counters of one loop (`ClusterMetrics` bound to a kind). */
+export interface ReflectorMetrics {
+  watchRestarted(): void;
+  relisted(): void;
+  errored(reason: WatchErrorReason): void;
+  eventReceived(type: WatchEventType): void;
+}
+
+export const noopReflectorMetrics: ReflectorMetrics = {
+  watchRestarted() {},
+  relisted() {},
+  errored() {},
+  eventReceived() {},
+};
+
+export interface ReflectorOptions<T extends KubeObject> {
+  readonly client: KubeHttpClient;
+  readonly resource: ApiResource;
+  /** Watch one namespace; all of them when undefined. */
+  readonly namespace?: string;
+  /** Keep only metadata, asking the server for `PartialObjectMetadata` (K-2). */
+  readonly metadataOnly: boolean;
+  readonly store: WatchStore<T>;
+  readonly logger: Logger;
+  readonly metrics: ReflectorMetrics;
+  readonly backoff?: BackoffPolicy;
+  /** The server ends each watch after a random number of seconds in this range. */
+  readonly watchTimeoutSeconds?: readonly [min: number, max: number];
+  /** Objects per list page. */
+  readonly pageSize?: number;
+  readonly random?: () => number;
+}
+
+const DEFAULT_WATCH_TIMEOUT_SECONDS: readonly [number, number] = [300, 600];
+const DEFAULT_PAGE_SIZE = 500;
+// A watch the server should have ended by its timeout but that stays silent is given up after
+// this much longer: the connection is likely dead without a reset.
+const SILENT_WATCH_GRACE_MS = 30_000;
+// A watch that lasted this long without events still counts as healthy: it was not refused.
+const HEALTHY_WATCH_MS = 5_000;
+
+type WatchOutcome = "ended" | "expired" | "failed" | "stopped";
+
+interface ListResponse {
+  metadata?: { resourceVersion?: string; continue?: string };
+  items?: unknown;
+}
+
+/**
+ * The list/watch loop of one resource: LIST (in pages), then WATCH from the list's
+ * resourceVersion with bookmarks and a server-side timeout; resume from the last seen version
+ * when a watch ends; LIST again and reconcile when the version expired (`410 Gone`); back off
+ * (capped, full jitter) after failures and after watches that end without delivering anything,
+ * so it never spins. Failures are logged and counted, never thrown.
+ */
+export class Reflector<T extends KubeObject> {
+  readonly #options: ReflectorOptions<T>;
+  readonly #stop = new AbortController();
+  readonly #backoff: Backoff;
+  readonly #random: () => number;
+  readonly #path: string;
+  readonly #where: Record<string, string>;
+  #metadataAccepted = true;
+  #running: Promise<void> | undefined;
+
+  constructor(options: ReflectorOptions<T>) {
+    this.#options = options;
+    this.#random = options.random ?? Math.random;
+    this.#backoff = new Backoff(options.backoff ?? DEFAULT_BACKOFF, this.#random);
+    this.#path = collectionPath(options.resource, options.namespace);
+    this.#where = {
+      kind: options.resource.kind,
+      ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+    };
+  }
+
+  start(): void {
+    // The loop handles its own failures; this only keeps a bug from becoming a crash.
+    this.#running ??= this.#run().catch((err: unknown) => {
+      this.#options.logger.error(`the ${this.#options.resource.plural} list/watch loop stopped`, {
+        ...this.#where,
+        error: describe(err),
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stop.abort();
+    await this.#running;
+  }
+
+  get #stopped(): boolean {
+    return this.#stop.signal.aborted;
+  }
+
+  async #run(): Promise<void> {
+    const { store, metrics, logger } = this.#options;
+    const position = new WatchPosition();
+    let listed = false;
+    while (!this.#stopped) {
+      if (position.mustList) {
+        try {
+          const { items, resourceVersion } = await this.#list();
+          if (this.#stopped) return;
+          store.replace(items);
+          if (listed) metrics.relisted();
+          listed = true;
+          position.listed(resourceVersion);
+        } catch (err) {
+          if (this.#stopped) return;
+          metrics.errored("list");
+          logger.warn(`listing ${this.#options.resource.plural} failed; retrying`, {
+            ...this.#where,
+            attempt: this.#backoff.attempts + 1,
+            error: describe(err),
+          });
+          await this.#sleep(this.#backoff.next());
+          continue;
+        }
+      }
+      const { outcome, healthy } = await this.#watch(position);
+      if (outcome === "stopped" || this.#stopped) return;
+      if (healthy) this.#backoff.reset();
+      if (outcome === "expired") {
+        logger.info(`the ${this.#options.resource.plural} watch expired; listing again`, {
+          ...this.#where,
+        });
+        position.expired();
+      } else metrics.watchRestarted();
+      if (outcome === "failed" || !healthy) await this.#sleep(this.#backoff.next());
+    }
+  }
+
+  async #list(): Promise<{ items: T[]; resourceVersion: string }> {
+    try {
+      return await this.#listPages();
+    } catch (err) {
+      // A continue token expired mid-list (410): the list starts over once, at the newest state.
+      if (err instanceof ContinueExpired) return await this.#listPages();
+      if (this.#refusedMetadata(err)) return await this.#listPages();
+      throw err;
+    }
+  }
+
+  async #listPages(): Promise<{ items: T[]; resourceVersion: string }> {
+    const items: T[] = [];
+    let resourceVersion = "";
+    let token: string | undefined;
+    do {
+      let page: ListResponse;
+      try {
+        page = await this.#options.client.json<ListResponse>({
+          path: this.#path,
+          query: { limit: this.#options.pageSize ?? DEFAULT_PAGE_SIZE, continue: token },
+          accept: this.#accept(METADATA_LIST_ACCEPT),
+          signal: this.#stop.signal,
+        });
+      } catch (err) {
+        if (token !== undefined && err instanceof KubeApiError && err.statusCode === 410) {
+          throw new ContinueExpired();
+        }
+        throw err;
+      }
+      if (!Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== "string") {
+        throw new Error("the list response has no items or no resourceVersion");
+      }
+      for (const item of page.items) {
+        if (isObject(item)) items.push(this.#normalise(item));
+      }
+      resourceVersion = page.metadata.resourceVersion;
+      token = page.metadata.continue || undefined;
+    } while (token !== undefined);
+    return { items, resourceVersion };
+  }
+
+  async #watch(position: WatchPosition): Promise<{ outcome: WatchOutcome; healthy: boolean }> {
+    const [min, max] = this.#options.watchTimeoutSeconds ?? DEFAULT_WATCH_TIMEOUT_SECONDS;
+    const timeoutSeconds = Math.round(min + this.#random() * (max - min));
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    this.#stop.signal.addEventListener("abort", stop);
+    let silent = false;
+    const guard = setTimeout(
+      () => {
+        silent = true;
+        controller.abort();
+      },
+      timeoutSeconds * 1000 + SILENT_WATCH_GRACE_MS,
+    );
+    const startedAt = Date.now();
+    let delivered = false;
+    const healthy = () => delivered || Date.now() - startedAt >= HEALTHY_WATCH_MS;
+    try {
+      const response = await this.#options.client.open({
+        path: this.#path,
+        query: {
+          watch: true,
+          resourceVersion: position.resourceVersion,
+          allowWatchBookmarks: true,
+          timeoutSeconds,
+        },
+        accept: this.#accept(METADATA_ACCEPT),
+        signal: controller.signal,
+      });
+      try {
+        const lines = new NdjsonLines();
+        for await (const chunk of response) {
+          for (const line of lines.push(chunk as Buffer)) {
+            const step = this.#handle(line, position);
+            if (step === "delivered") delivered = true;
+            else if (step !== "continue") return { outcome: step, healthy: healthy() };
+          }
+        }
+        for (const line of lines.end()) {
+          const step = this.#handle(line, position);
+          if (step === "expired" || step === "failed") return { outcome: step, healthy: healthy() };
+        }
+        return { outcome: "ended", healthy: healthy() };
+      } finally {
+        response.destroy();
+      }
+    } catch (err) {
+      if (this.#stopped) return { outcome: "stopped", healthy: false };
+      if (err instanceof KubeApiError && err.statusCode === 410) {
+        return { outcome: "expired", healthy: false };
+      }
+      this.#refusedMetadata(err);
+      this.#options.metrics.errored("watch");
+      this.#options.logger.warn(`the ${this.#options.resource.plural} watch failed; resuming`, {
+        ...this.#where,
+        error: silent ? "no data from the server past the watch timeout" : describe(err),
+      });
+      return { outcome: "failed", healthy: healthy() };
+    } finally {
+      clearTimeout(guard);
+      this.#stop.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  /** Applies one line of the stream. */
+  #handle(line: string, position: WatchPosition): "continue" | "delivered" | "expired" | "failed" {
+    const { store, metrics, logger } = this.#options;
+    let event: ReturnType<typeof parseWatchEvent>;
+    try {
+      event = parseWatchEvent(line);
+    } catch (err) {
+      metrics.errored("decode");
+      logger.warn(`unreadable ${this.#options.resource.plural} watch event; resuming`, {
+        ...this.#where,
+        error: describe(err),
+      });
+      return "failed";
+    }
+    metrics.eventReceived(event.type);
+    switch (event.type) {
+      case "ERROR":
+        if (isGone(event.status)) return "expired";
+        metrics.errored("event");
+        logger.warn(`the ${this.#options.resource.plural} watch reported an error; resuming`, {
+          ...this.#where,
+          code: event.status.code,
+          reason: event.status.reason,
+          error: event.status.message,
+        });
+        return "failed";
+      case "BOOKMARK":
+        position.observed(event);
+        return "delivered";
+      case "DELETED": {
+        const { namespace, name } = event.object.metadata;
+        store.remove(namespace, name);
+        position.observed(event);
+        return "delivered";
+      }
+      default:
+        store.apply(this.#normalise(event.object));
+        position.observed(event);
+        return "delivered";
+    }
+  }
+
+  /**
+   * Full objects carry their type (list items come without it); metadata-only objects become
+   * the resource's metadata, whether the server sent metadata or, refusing that, full objects.
+   */
+  #normalise(obj: KubeObject): T {
+    const { resource } = this.#options;
+    if (this.#options.metadataOnly) return toObjectMetadata(obj, resource) as T;
+    if (obj.kind && obj.apiVersion) return obj as T;
+    return { ...obj, apiVersion: apiVersionOf(resource), kind: resource.kind } as T;
+  }
+
+  #accept(metadataType: string): string {
+    return this.#options.metadataOnly && this.#metadataAccepted ? metadataType : "application/json";
+  }
+
+  /** True when the server refused metadata-only content (406): full objects from now on. */
+  #refusedMetadata(err: unknown): boolean {
+    const refused =
+      this.#options.metadataOnly &&
+      this.#metadataAccepted &&
+      err instanceof KubeApiError &&
+      err.statusCode === 406;
+    if (refused) {
+      this.#metadataAccepted = false;
+      this.#options.logger.info(
+        `the server refuses metadata-only ${this.#options.resource.plural}; reading full objects and keeping their metadata`,
+        { ...this.#where },
+      );
+    }
+    return refused;
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#stopped) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        this.#stop.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#stop.signal.addEventListener("abort", done);
+    });
+  }
+}
+
+class ContinueExpired extends Error {}
+
+function isObject(value: unknown): value is KubeObject {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { metadata?: { name?: unknown } }).metadata?.name === "string"
+  );
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

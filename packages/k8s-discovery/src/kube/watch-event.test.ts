@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { isGone, parseWatchEvent, WatchEventDecodeError } from "./watch-event.js";
+
+describe("parseWatchEvent", () => {
+  it("reads object events with their object", () => {
+    const event = parseWatchEvent(
+      '{"type":"MODIFIED","object":{"kind":"Pod","metadata":{"name":"a","resourceVersion":"7"}}}',
+    );
+    expect(event).toEqual({
+      type: "MODIFIED",
+      object: { kind: "Pod", metadata: { name: "a", resourceVersion: "7" } },
+    });
+  });
+
+  it("reads a bookmark as its resourceVersion", () => {
+    expect(
+      parseWatchEvent(
+        '{"type":"BOOKMARK","object":{"kind":"Pod","metadata":{"resourceVersion":"12"}}}',
+      ),
+    ).toEqual({ type: "BOOKMARK", resourceVersion: "12" });
+  });
+
+  it("reads an ERROR event's Status", () => {
+    const event = parseWatchEvent(
+      '{"type":"ERROR","object":{"kind":"Status","code":410,"reason":"Expired","message":"too old resource version: 1 (5)"}}',
+    );
+    expect(event).toEqual({
+      type: "ERROR",
+      status: { code: 410, reason: "Expired", message: "too old resource version: 1 (5)" },
+    });
+    expect(event.type === "ERROR" && isGone(event.status)).toBe(true);
+  });
+
+  it.each([
+    ["not JSON", "{nope", /not JSON/],
+    ["no object", '{"type":"ADDED"}', /not a watch event/],
+    ["an unknown type", '{"type":"SURPRISE","object":{}}', /unknown watch event type/],
+    [
+      "an object event without a name",
+      '{"type":"ADDED","object":{"metadata":{}}}',
+      /without a name/,
+    ],
+    [
+      "a bookmark without a version",
+      '{"type":"BOOKMARK","object":{"metadata":{}}}',
+      /without a resourceVersion/,
+    ],
+  ])("rejects %s", (_what, line, message) => {
+    expect(() => parseWatchEvent(line)).toThrow(WatchEventDecodeError);
+    expect(() => parseWatchEvent(line)).toThrow(message);
+  });
+});
+
+describe("isGone", () => {
+  it("recognises 410 by code or by reason, and nothing else", () => {
+    expect(isGone({ code: 410 })).toBe(true);
+    expect(isGone({ reason: "Expired" })).toBe(true);
+    expect(isGone({ reason: "Gone" })).toBe(true);
+    expect(isGone({ code: 500, reason: "InternalError" })).toBe(false);
+    expect(isGone({})).toBe(false);
+  });
+});

@@ -1,0 +1,394 @@
+import { createHash } from "node:crypto";
+import type { Cluster } from "../cluster.js";
+import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
+import { observeInformerLag } from "../informer-lag.js";
+import { type Logger, silentLogger } from "../logger.js";
+import { MemoryCluster } from "../memory/memory-cluster.js";
+import type { Pod } from "../objects/core.js";
+import type { KubeObject } from "../objects/meta.js";
+import type { Owner } from "../owner.js";
+import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
+import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { FolderWatcher } from "./folder-watcher.js";
+import { ManifestDefinitions } from "./manifest-definitions.js";
+import { describeLocation, type ParsedManifest, parseManifest } from "./manifest-documents.js";
+import {
+  listManifestFiles,
+  type ManifestFile,
+  type ManifestListing,
+  readManifestFiles,
+} from "./manifest-files.js";
+
+export interface ManifestsClusterOptions {
+  /** The folder of `.yaml`, `.yml` and `.json` manifests, read recursively. */
+  readonly dir: string;
+  readonly logger?: Logger;
+  /** The cluster's name in metrics; `local` by default. */
+  readonly name?: string;
+  /** Quiet time after the last file event before the folder is re-read; 100 ms by default. */
+  readonly debounceMs?: number;
+  /** Watch the folder for changes (default); when false, only `reload()` picks them up. */
+  readonly watch?: boolean;
+  /** Also re-read the folder this often; 0 (default) re-reads on file events only. */
+  readonly pollMs?: number;
+  /** Periodic resync (watchers.md K-9); 10 minutes by default, 0 turns it off. */
+  readonly resyncMs?: number;
+  /** Only informer lag applies to files (objects with `managedFields` times). */
+  readonly metrics?: Partial<ClusterMetrics>;
+}
+
+/** A cluster whose objects are the manifests in a folder. */
+export interface ManifestsCluster extends Cluster {
+  /**
+   * Re-reads the folder now and emits what changed; resolves once the events are delivered.
+   * Not needed while watching, but useful after a bulk change or with `watch: false`.
+   */
+  reload(): Promise<void>;
+}
+
+/**
+ * The manifests backend (the embedded default): every object in the folder's manifests, with the
+ * add / update / delete events a cluster would emit as files are added, edited and deleted.
+ * Semantics in the package README, "Manifests backend".
+ */
+export function createManifestsCluster(options: ManifestsClusterOptions): ManifestsCluster {
+  return new ManifestsBackend(options);
+}
+
+const DEFAULT_DEBOUNCE_MS = 100;
+// Longest a burst of file events can postpone a re-read, in debounce periods.
+const MAX_WAIT_DEBOUNCES = 5;
+
+/** What is known about one file between re-reads. */
+interface FileState {
+  signature: string;
+  /** Digest of the text last read: the same text is not parsed or reported again. */
+  digest: string | undefined;
+  /** The last read did not parse; the file's last good objects stay. */
+  failing: boolean;
+  /**
+   * When the file was first found gone or empty while it still defined objects. An editor may
+   * be between truncating and writing it, so its objects go only if it still is a debounce later.
+   */
+  vanishingSince: number | undefined;
+}
+
+class ManifestsBackend implements ManifestsCluster {
+  readonly name;
+  readonly services;
+  readonly endpointSlices;
+  readonly endpoints;
+  readonly pods;
+  readonly serviceProfiles;
+  readonly servers;
+  readonly externalWorkloads;
+  readonly nodes;
+  readonly replicaSets;
+  readonly jobs;
+  readonly indexes;
+  readonly servedKinds;
+  readonly #memory: MemoryCluster;
+  readonly #dir: string;
+  readonly #logger: Logger;
+  readonly #debounceMs: number;
+  readonly #watch: boolean;
+  readonly #pollMs: number;
+  readonly #resyncMs: number;
+  readonly #definitions = new ManifestDefinitions();
+  readonly #files = new Map<string, FileState>();
+  /** What each object was last published as, by definition key. */
+  readonly #published = new Map<string, { content: string; kind: ResourceKind; obj: KubeObject }>();
+  #reportedConflicts = new Map<string, string>();
+  #watcher: FolderWatcher | undefined;
+  #stopResync: () => void = () => {};
+  #confirmTimer: NodeJS.Timeout | undefined;
+  #scanning: Promise<void> | undefined;
+  #scanAgain = false;
+  #started = false;
+  #stopped = false;
+
+  constructor(options: ManifestsClusterOptions) {
+    this.#dir = options.dir;
+    this.#logger = options.logger ?? silentLogger;
+    this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.#watch = options.watch ?? true;
+    this.#pollMs = options.pollMs ?? 0;
+    this.#resyncMs = options.resyncMs ?? DEFAULT_RESYNC_MS;
+    const memory = new MemoryCluster({
+      ...(options.name === undefined ? {} : { name: options.name }),
+      logger: this.#logger,
+    });
+    this.#memory = memory;
+    this.name = memory.name;
+    this.services = memory.services;
+    this.endpointSlices = memory.endpointSlices;
+    this.endpoints = memory.endpoints;
+    this.pods = memory.pods;
+    this.serviceProfiles = memory.serviceProfiles;
+    this.servers = memory.servers;
+    this.externalWorkloads = memory.externalWorkloads;
+    this.nodes = memory.nodes;
+    this.replicaSets = memory.replicaSets;
+    this.jobs = memory.jobs;
+    this.indexes = memory.indexes;
+    this.servedKinds = memory.servedKinds;
+    observeInformerLag(this, withDefaultMetrics(options.metrics));
+  }
+
+  podOwner(pod: Pod): Owner {
+    return this.#memory.podOwner(pod);
+  }
+
+  fetchPodOwner(pod: Pod): Promise<Owner> {
+    return this.#memory.fetchPodOwner(pod);
+  }
+
+  whenSynced(): Promise<void> {
+    return this.#memory.whenSynced();
+  }
+
+  hasSynced(): boolean {
+    return this.#memory.hasSynced();
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error("the manifests cluster was already started");
+    this.#started = true;
+    if (this.#watch) {
+      this.#watcher = new FolderWatcher({
+        debounceMs: this.#debounceMs,
+        maxWaitMs: this.#debounceMs * MAX_WAIT_DEBOUNCES,
+        pollMs: this.#pollMs,
+        logger: this.#logger,
+        onChange: () => void this.#requestScan(),
+      });
+    }
+    const initial = this.#scan(true);
+    this.#scanning = initial;
+    try {
+      await initial;
+    } catch (err) {
+      this.#watcher?.close();
+      throw err;
+    } finally {
+      this.#scanning = undefined;
+    }
+    // Files created while the first watches were being set up are read before start resolves.
+    if (this.#scanAgain) await this.#requestScan();
+    this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.#memory.resync());
+  }
+
+  reload(): Promise<void> {
+    if (!this.#started) return Promise.reject(new Error("reload() before start()"));
+    return this.#requestScan();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#watcher?.close();
+    this.#stopResync();
+    clearTimeout(this.#confirmTimer);
+    await this.#scanning?.catch(() => {});
+  }
+
+  /** Runs a re-read, or another one after the one running (which may have missed the change). */
+  #requestScan(): Promise<void> {
+    if (this.#stopped) return Promise.resolve();
+    this.#scanAgain = true;
+    if (this.#scanning) return this.#scanning;
+    const run = async () => {
+      while (this.#scanAgain && !this.#stopped) {
+        this.#scanAgain = false;
+        try {
+          await this.#scan(false);
+        } catch (err) {
+          this.#logger.error("re-reading the manifests folder failed", {
+            dir: this.#dir,
+            error: String(err),
+          });
+        }
+      }
+    };
+    this.#scanning = run().finally(() => {
+      this.#scanning = undefined;
+    });
+    return this.#scanning;
+  }
+
+  async #scan(initial: boolean): Promise<void> {
+    let listing: ManifestListing;
+    try {
+      listing = await listManifestFiles(this.#dir);
+    } catch (err) {
+      const message = `cannot read the manifests folder ${this.#dir}: ${(err as Error).message}`;
+      if (initial) throw new Error(message);
+      this.#logger.error(message);
+      listing = { files: new Map(), folders: [] }; // gone: so are its files, once confirmed
+    }
+    // Watching starts before the files are read, so a change made meanwhile is not missed;
+    // a new folder may have gained files before its watch began, so it gets another read.
+    if (this.#watcher?.watch(listing.folders)) this.#scanAgain = true;
+    const files = listing.files;
+    const changed = [...files.values()].filter((file) => {
+      const state = this.#files.get(file.path);
+      return state?.signature !== file.signature || state.vanishingSince !== undefined;
+    });
+    const reads: { file: ManifestFile; text: string }[] = [];
+    for (const read of await readManifestFiles(changed)) {
+      if (read.text === undefined)
+        files.delete(read.file.path); // gone since: handled below
+      else reads.push({ file: read.file, text: read.text });
+    }
+    if (this.#stopped) return;
+    // The later write wins between files defining the same object.
+    reads.sort((a, b) =>
+      a.file.modifiedNs === b.file.modifiedNs
+        ? compareText(a.file.path, b.file.path)
+        : a.file.modifiedNs < b.file.modifiedNs
+          ? -1
+          : 1,
+    );
+    const now = Date.now();
+    for (const { file, text } of reads) this.#ingest(file, text, now);
+    for (const path of [...this.#files.keys()]) {
+      if (!files.has(path)) this.#vanish(path, now);
+    }
+    this.#reportConflicts();
+    this.#publish(initial);
+  }
+
+  #ingest(file: ManifestFile, text: string, now: number): void {
+    const digest = createHash("sha256").update(text).digest("hex");
+    const state = this.#files.get(file.path) ?? {
+      signature: file.signature,
+      digest: undefined,
+      failing: false,
+      vanishingSince: undefined,
+    };
+    this.#files.set(file.path, state);
+    state.signature = file.signature;
+    if (state.digest === digest && state.vanishingSince === undefined) return;
+    const isNewText = state.digest !== digest;
+    state.digest = digest;
+    const parsed = parseManifest(text, file.format);
+    if (parsed.status === "unreadable") {
+      state.failing = true;
+      state.vanishingSince = undefined;
+      if (isNewText) this.#reportUnreadable(file.path, parsed);
+      return;
+    }
+    if (parsed.status === "empty" && this.#definitions.definedBy(file.path).length > 0) {
+      if (!this.#confirmedGone(state, now)) return;
+    }
+    state.vanishingSince = undefined;
+    if (state.failing) this.#logger.info(`manifest file ${file.path} loads again`);
+    state.failing = false;
+    if (isNewText) this.#reportSkipped(file.path, parsed);
+    const duplicates = this.#definitions.setFile(file.path, parsed.objects);
+    for (const [earlier, later] of duplicates) {
+      this.#logger.warn(
+        `${later.key} is defined twice in ${file.path} (${describeLocation(earlier.location)} and ${describeLocation(later.location)}); using the later one`,
+        { file: file.path, object: later.key },
+      );
+    }
+  }
+
+  #vanish(path: string, now: number): void {
+    const state = this.#files.get(path);
+    if (state && this.#definitions.definedBy(path).length > 0 && !this.#confirmedGone(state, now))
+      return;
+    this.#files.delete(path);
+    this.#definitions.removeFile(path);
+  }
+
+  /** True once a file has been gone or empty for a debounce period; until then, check again. */
+  #confirmedGone(state: FileState, now: number): boolean {
+    state.vanishingSince ??= now;
+    const remaining = state.vanishingSince + this.#debounceMs - now;
+    if (remaining <= 0) return true;
+    clearTimeout(this.#confirmTimer);
+    this.#confirmTimer = setTimeout(() => void this.#requestScan(), remaining);
+    this.#confirmTimer.unref();
+    return false;
+  }
+
+  #publish(initial: boolean): void {
+    const current = this.#definitions.current();
+    if (initial) {
+      const byKind = new Map<ResourceKind, KubeObject[]>();
+      for (const def of current) {
+        const objects = byKind.get(def.kind) ?? [];
+        objects.push(def.object);
+        byKind.set(def.kind, objects);
+        this.#published.set(def.key, { content: def.content, kind: def.kind, obj: def.object });
+      }
+      // Every cache is replaced, empty or not, so every cache is synced (K-8).
+      for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
+        this.#memory.replace(kind, byKind.get(kind) ?? []);
+      }
+      return;
+    }
+    const keys = new Set<string>();
+    for (const def of current) {
+      keys.add(def.key);
+      if (this.#published.get(def.key)?.content === def.content) continue;
+      this.#published.set(def.key, { content: def.content, kind: def.kind, obj: def.object });
+      this.#memory.apply(def.object);
+    }
+    for (const [key, { kind, obj }] of [...this.#published]) {
+      if (keys.has(key)) continue;
+      this.#published.delete(key);
+      this.#memory.delete(kind, obj.metadata.namespace, obj.metadata.name);
+    }
+  }
+
+  #reportUnreadable(path: string, parsed: ParsedManifest): void {
+    const kept = this.#definitions.definedBy(path).length;
+    for (const problem of parsed.problems) {
+      const where = describeLocation(problem.location);
+      this.#logger.warn(
+        `manifest file ${path} does not parse (${where}: ${problem.reason}); ${
+          kept > 0 ? `keeping its last ${kept} good object(s)` : "nothing loaded from it"
+        }`,
+        { file: path, document: problem.location.document, reason: problem.reason },
+      );
+    }
+  }
+
+  #reportSkipped(path: string, parsed: ParsedManifest): void {
+    for (const problem of parsed.problems) {
+      const where = describeLocation(problem.location);
+      this.#logger.warn(`skipping an object in ${path} (${where}): ${problem.reason}`, {
+        file: path,
+        document: problem.location.document,
+        ...(problem.location.item === undefined ? {} : { item: problem.location.item }),
+        reason: problem.reason,
+      });
+    }
+    for (const ignored of parsed.ignored) {
+      this.#logger.debug(
+        `ignoring ${ignored.apiVersion} ${ignored.kind} ${ignored.name} in ${path} (${describeLocation(ignored.location)}): not a kind the destination service reads`,
+        { file: path },
+      );
+    }
+  }
+
+  #reportConflicts(): void {
+    const reported = new Map<string, string>();
+    for (const { key, winner, others } of this.#definitions.conflicts()) {
+      const files = [winner.file, ...others.map((o) => o.file)];
+      const signature = files.join("\n");
+      reported.set(key, signature);
+      if (this.#reportedConflicts.get(key) === signature) continue;
+      this.#logger.warn(
+        `${key} is defined in ${files.join(" and ")}; using ${winner.file}, written last`,
+        { object: key, files, using: winner.file },
+      );
+    }
+    this.#reportedConflicts = reported;
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

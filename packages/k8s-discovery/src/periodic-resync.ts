@@ -1,0 +1,13 @@
+/**
+ * Calls `resync` every `intervalMs` (watchers.md K-9; 0 turns it off). The timer does not keep
+ * the process alive. Returns the function that stops it.
+ */
+export function startPeriodicResync(intervalMs: number, resync: () => void): () => void {
+  if (!(intervalMs > 0)) return () => {};
+  const timer = setInterval(resync, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Upstream's `ResyncTime`. */
+export const DEFAULT_RESYNC_MS = 10 * 60 * 1000;

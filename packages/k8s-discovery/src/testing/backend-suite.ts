@@ -1,0 +1,415 @@
+import { describe, expect, it, vi } from "vitest";
+import { keyOf } from "../cache.js";
+import type { Cluster } from "../cluster.js";
+import { clusterCache } from "../cluster-cache.js";
+import type { Pod, Service } from "../objects/core.js";
+import type { EndpointSlice } from "../objects/discovery.js";
+import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
+import type { KubeObject } from "../objects/meta.js";
+import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+
+/**
+ * A backend under test, driven the way its users change it: API calls for a cluster, file
+ * writes for a folder of manifests, method calls for memory.
+ */
+export interface BackendHarness {
+  /** The cluster under test, not started yet; the suite starts it. */
+  readonly cluster: Cluster;
+  /** Creates or updates objects; the backend sees them eventually. */
+  apply(...objects: KubeObject[]): Promise<void>;
+  /** Deletes an object; the backend sees it eventually. */
+  delete(kind: ResourceKind, namespace: string | undefined, name: string): Promise<void>;
+  /**
+   * Runs `change` (calls to `apply` and `delete`) while the backend cannot follow changes one by
+   * one, then lets it catch up through a full list, as after a watch expired with `410 Gone`
+   * (K-10). Resolves once the backend can see the changes.
+   */
+  whileDisconnected(change: () => Promise<void>): Promise<void>;
+  /** Stops the cluster and cleans up. */
+  close(): Promise<void>;
+}
+
+/** Builds a harness whose backend starts out holding `initialObjects`. */
+export type BackendHarnessFactory = (
+  initialObjects: readonly KubeObject[],
+) => Promise<BackendHarness>;
+
+export interface BackendSuiteOptions {
+  /** How long an expected event may take; 5 s by default. */
+  readonly eventTimeoutMs?: number;
+  /** How long to wait before concluding that no further event comes; 300 ms by default. */
+  readonly quietMs?: number;
+}
+
+type EventType = "add" | "update" | "delete";
+
+/** One event as a handler saw it. */
+export interface RecordedEvent {
+  readonly type: EventType;
+  readonly kind: ResourceKind;
+  readonly key: string;
+  readonly object: KubeObject;
+  readonly old?: KubeObject;
+}
+
+/**
+ * Records every event of every cache and checks, per object, that the events form a valid
+ * history: add first, each update's old object is the last one delivered, delete last.
+ */
+export class EventRecorder {
+  readonly events: RecordedEvent[] = [];
+  readonly violations: string[] = [];
+  readonly #current = new Map<string, KubeObject>();
+
+  attach(cluster: Cluster): () => void {
+    const detach = (Object.keys(RESOURCE_KINDS) as ResourceKind[]).map((kind) =>
+      clusterCache(cluster, kind).addHandler({
+        add: (obj) => this.#record({ type: "add", kind, key: keyOf(obj), object: obj }),
+        update: (old, obj) =>
+          this.#record({ type: "update", kind, key: keyOf(obj), object: obj, old }),
+        delete: (obj) => this.#record({ type: "delete", kind, key: keyOf(obj), object: obj }),
+      }),
+    );
+    return () => {
+      for (const d of detach) d();
+    };
+  }
+
+  /** `type Kind key` lines, sorted: what changed, regardless of the order across caches. */
+  summary(from = 0): string[] {
+    return this.events
+      .slice(from)
+      .map((e) => `${e.type} ${e.kind} ${e.key}`)
+      .sort();
+  }
+
+  last(type: EventType, kind: ResourceKind, key: string): RecordedEvent | undefined {
+    return this.events.findLast((e) => e.type === type && e.kind === kind && e.key === key);
+  }
+
+  #record(event: RecordedEvent): void {
+    this.events.push(event);
+    const id = `${event.kind} ${event.key}`;
+    const current = this.#current.get(id);
+    const version = (o: KubeObject | undefined) => o?.metadata.resourceVersion;
+    if (event.type === "add") {
+      if (current) this.violations.push(`add of ${id}, which exists`);
+      this.#current.set(id, event.object);
+    } else if (event.type === "update") {
+      // A resync re-delivers the current object as both old and new.
+      if (!current) this.violations.push(`update of ${id}, which does not exist`);
+      else if (version(event.old) !== version(current)) {
+        this.violations.push(`update of ${id} from ${version(event.old)}, not ${version(current)}`);
+      }
+      this.#current.set(id, event.object);
+    } else {
+      if (!current) this.violations.push(`delete of ${id}, which does not exist`);
+      else if (version(event.object) !== version(current)) {
+        this.violations.push(
+          `delete of ${id} carries ${version(event.object)}, not ${version(current)}`,
+        );
+      }
+      this.#current.delete(id);
+    }
+  }
+}
+
+const NS = "shop";
+
+/** The objects every test starts from: one service with its workload, in every cached kind. */
+export function backendSuiteFixture(): KubeObject[] {
+  const service: Service = {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: "web", namespace: NS },
+    spec: {
+      clusterIP: "10.96.0.10",
+      clusterIPs: ["10.96.0.10"],
+      ports: [{ name: "http", port: 80, targetPort: 8080 }],
+      selector: { app: "web" },
+    },
+  };
+  const slice: EndpointSlice = {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata: { name: "web-x1", namespace: NS, labels: { "kubernetes.io/service-name": "web" } },
+    addressType: "IPv4",
+    endpoints: [
+      {
+        addresses: ["10.0.0.1"],
+        conditions: { ready: true },
+        targetRef: { kind: "Pod", namespace: NS, name: "web-1" },
+      },
+    ],
+    ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+  };
+  const profile: ServiceProfile = {
+    apiVersion: "linkerd.io/v1alpha2",
+    kind: "ServiceProfile",
+    metadata: { name: `web.${NS}.svc.cluster.local`, namespace: NS },
+    spec: { routes: [{ name: "GET /", condition: { method: "GET", pathRegex: "/" } }] },
+  };
+  const server: Server = {
+    apiVersion: "policy.linkerd.io/v1beta3",
+    kind: "Server",
+    metadata: { name: "web-http", namespace: NS },
+    spec: { podSelector: { matchLabels: { app: "web" } }, port: 8080, proxyProtocol: "HTTP/1" },
+  };
+  const workload: ExternalWorkload = {
+    apiVersion: "workload.linkerd.io/v1beta1",
+    kind: "ExternalWorkload",
+    metadata: { name: "vm-1", namespace: NS, labels: { app: "legacy" } },
+    spec: {
+      meshTLS: { identity: "spiffe://vm-1", serverName: "vm-1" },
+      workloadIPs: [{ ip: "192.168.1.5" }],
+      ports: [{ port: 8080 }],
+    },
+  };
+  return [
+    service,
+    slice,
+    pod("web-1", "10.0.0.1"),
+    {
+      apiVersion: "apps/v1",
+      kind: "ReplicaSet",
+      metadata: {
+        name: "web-5d4f",
+        namespace: NS,
+        ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }],
+      },
+    },
+    {
+      apiVersion: "batch/v1",
+      kind: "Job",
+      metadata: {
+        name: "report-29000",
+        namespace: NS,
+        ownerReferences: [{ apiVersion: "batch/v1", kind: "CronJob", name: "report" }],
+      },
+    },
+    {
+      apiVersion: "v1",
+      kind: "Node",
+      metadata: { name: "node-a", labels: { "topology.kubernetes.io/zone": "zone-a" } },
+    },
+    profile,
+    server,
+    workload,
+  ];
+}
+
+function pod(name: string, ip: string, extra: { labels?: Record<string, string> } = {}): Pod {
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      namespace: NS,
+      labels: { app: "web", ...extra.labels },
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "web-5d4f" }],
+    },
+    spec: {
+      nodeName: "node-a",
+      containers: [{ name: "app", ports: [{ name: "http", containerPort: 8080 }] }],
+    },
+    status: { phase: "Running", podIP: ip, podIPs: [{ ip }], hostIP: "172.18.0.2" },
+  };
+}
+
+/**
+ * The behaviour every backend must show (watchers.md §1.3, §1.4): the initial list as adds
+ * before synced, add / update / delete as objects change, relist reconciliation, indexes kept
+ * in step, owner lookups, handler removal.
+ */
+export function describeBackendSuite(
+  name: string,
+  makeHarness: BackendHarnessFactory,
+  options: BackendSuiteOptions = {},
+): void {
+  const timeout = options.eventTimeoutMs ?? 5000;
+  const quietMs = options.quietMs ?? 300;
+  const eventually = (check: () => void) => vi.waitFor(check, { timeout, interval: 10 });
+  const quiet = () => new Promise((resolve) => setTimeout(resolve, quietMs));
+
+  /** A started backend with a recorder attached before start. */
+  async function started(initial = backendSuiteFixture()) {
+    const harness = await makeHarness(initial);
+    const recorder = new EventRecorder();
+    recorder.attach(harness.cluster);
+    await harness.cluster.start();
+    await harness.cluster.whenSynced();
+    return { harness, recorder, cluster: harness.cluster };
+  }
+
+  async function withBackend(
+    test: (ctx: Awaited<ReturnType<typeof started>>) => Promise<void>,
+  ): Promise<void> {
+    const ctx = await started();
+    try {
+      await test(ctx);
+      expect(ctx.recorder.violations).toEqual([]);
+    } finally {
+      await ctx.harness.close();
+    }
+  }
+
+  describe(`${name} backend`, () => {
+    it("delivers every initial object as an add before it reports synced (K-8)", async () => {
+      const harness = await makeHarness(backendSuiteFixture());
+      try {
+        const recorder = new EventRecorder();
+        recorder.attach(harness.cluster);
+        expect(harness.cluster.hasSynced()).toBe(false);
+        const seenAtSync = harness.cluster.whenSynced().then(() => recorder.summary());
+        await harness.cluster.start();
+        const expected = backendSuiteFixture()
+          .map((o) => `add ${o.kind} ${keyOf(o)}`)
+          .sort();
+        expect(await seenAtSync).toEqual(expected);
+        expect(harness.cluster.hasSynced()).toBe(true);
+        for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
+          expect(clusterCache(harness.cluster, kind).hasSynced(), kind).toBe(true);
+        }
+        expect(harness.cluster.pods.get(NS, "web-1")?.status?.podIP).toBe("10.0.0.1");
+        expect(harness.cluster.nodes.get("", "node-a")?.metadata.labels).toEqual({
+          "topology.kubernetes.io/zone": "zone-a",
+        });
+        expect(recorder.violations).toEqual([]);
+      } finally {
+        await harness.close();
+      }
+    });
+
+    it("emits an add for a created object", () =>
+      withBackend(async ({ harness, recorder, cluster }) => {
+        const from = recorder.events.length;
+        await harness.apply(pod("web-2", "10.0.0.2"));
+        await eventually(() => expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-2`]));
+        expect(cluster.pods.get(NS, "web-2")?.status?.podIP).toBe("10.0.0.2");
+        await quiet();
+        expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-2`]);
+      }));
+
+    it("emits an update with the old and new object: new resourceVersion, same uid", () =>
+      withBackend(async ({ harness, recorder, cluster }) => {
+        const before = cluster.pods.get(NS, "web-1");
+        const from = recorder.events.length;
+        await harness.apply(pod("web-1", "10.0.0.1", { labels: { version: "v2" } }));
+        await eventually(() => expect(recorder.summary(from)).toEqual([`update Pod ${NS}/web-1`]));
+        const event = recorder.last("update", "Pod", `${NS}/web-1`);
+        expect(event?.old?.metadata.labels?.version).toBeUndefined();
+        expect(event?.object.metadata.labels?.version).toBe("v2");
+        expect(event?.old?.metadata.resourceVersion).toBe(before?.metadata.resourceVersion);
+        expect(event?.object.metadata.resourceVersion).not.toBe(before?.metadata.resourceVersion);
+        expect(event?.object.metadata.uid).toBeTruthy();
+        expect(event?.object.metadata.uid).toBe(before?.metadata.uid);
+        expect(cluster.pods.get(NS, "web-1")?.metadata.labels?.version).toBe("v2");
+      }));
+
+    it("emits a delete carrying the last known object (K-7)", () =>
+      withBackend(async ({ harness, recorder, cluster }) => {
+        const from = recorder.events.length;
+        await harness.delete("Server", NS, "web-http");
+        await eventually(() =>
+          expect(recorder.summary(from)).toEqual([`delete Server ${NS}/web-http`]),
+        );
+        const gone = recorder.last("delete", "Server", `${NS}/web-http`)?.object as
+          | Server
+          | undefined;
+        expect(gone?.spec?.proxyProtocol).toBe("HTTP/1");
+        expect(cluster.servers.get(NS, "web-http")).toBeUndefined();
+      }));
+
+    it("reconciles a relist: what changed while disconnected, and nothing else (K-10)", () =>
+      withBackend(async ({ harness, recorder, cluster }) => {
+        const from = recorder.events.length;
+        await harness.whileDisconnected(async () => {
+          await harness.apply(pod("web-3", "10.0.0.3"));
+          await harness.apply({
+            ...(backendSuiteFixture()[0] as Service),
+            metadata: {
+              name: "web",
+              namespace: NS,
+              annotations: { "config.linkerd.io/opaque-ports": "8080" },
+            },
+          });
+          await harness.delete("ExternalWorkload", NS, "vm-1");
+        });
+        const expected = [
+          `add Pod ${NS}/web-3`,
+          `delete ExternalWorkload ${NS}/vm-1`,
+          `update Service ${NS}/web`,
+        ];
+        await eventually(() => expect(recorder.summary(from)).toEqual(expected));
+        await quiet();
+        expect(recorder.summary(from)).toEqual(expected);
+        const deleted = recorder.last("delete", "ExternalWorkload", `${NS}/vm-1`)?.object;
+        expect((deleted as ExternalWorkload | undefined)?.spec?.workloadIPs).toEqual([
+          { ip: "192.168.1.5" },
+        ]);
+        expect(cluster.services.get(NS, "web")?.metadata.annotations).toEqual({
+          "config.linkerd.io/opaque-ports": "8080",
+        });
+      }));
+
+    it("keeps the indexes in step with the caches (§1.4)", () =>
+      withBackend(async ({ harness, cluster }) => {
+        const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
+        expect(names(cluster.indexes.podsByIp("10.0.0.1"))).toEqual(["web-1"]);
+        expect(names(cluster.indexes.servicesByClusterIp("10.96.0.10"))).toEqual(["web"]);
+        expect(names(cluster.indexes.endpointSlicesOfService(NS, "web"))).toEqual(["web-x1"]);
+        expect(names(cluster.indexes.externalWorkloadsByIpPort("192.168.1.5", 8080))).toEqual([
+          "vm-1",
+        ]);
+        const moved = pod("web-1", "10.0.0.9");
+        const withHostPort: Pod = {
+          ...moved,
+          spec: {
+            ...moved.spec,
+            containers: [{ name: "app", ports: [{ containerPort: 8080, hostPort: 18080 }] }],
+          },
+        };
+        await harness.apply(withHostPort);
+        await eventually(() => {
+          expect(names(cluster.indexes.podsByIp("10.0.0.9"))).toEqual(["web-1"]);
+          expect(cluster.indexes.podsByIp("10.0.0.1")).toEqual([]);
+          expect(names(cluster.indexes.podsByHostPort("172.18.0.2", 18080))).toEqual(["web-1"]);
+        });
+        await harness.delete("Pod", NS, "web-1");
+        await eventually(() => {
+          expect(cluster.indexes.podsByIp("10.0.0.9")).toEqual([]);
+          expect(cluster.indexes.podsByHostPort("172.18.0.2", 18080)).toEqual([]);
+        });
+      }));
+
+    it("resolves pod owners through the metadata caches (§1.6)", () =>
+      withBackend(async ({ harness, cluster }) => {
+        const web1 = cluster.pods.get(NS, "web-1") as Pod;
+        expect(cluster.podOwner(web1)).toEqual({ kind: "deployment", name: "web" });
+        expect(await cluster.fetchPodOwner(web1)).toEqual({ kind: "deployment", name: "web" });
+        const batch: Pod = {
+          ...pod("report-29000-abcde", "10.0.0.7"),
+          metadata: {
+            name: "report-29000-abcde",
+            namespace: NS,
+            ownerReferences: [{ apiVersion: "batch/v1", kind: "Job", name: "report-29000" }],
+          },
+        };
+        await harness.apply(batch);
+        await eventually(() => expect(cluster.pods.get(NS, batch.metadata.name)).toBeDefined());
+        const stored = cluster.pods.get(NS, batch.metadata.name) as Pod;
+        expect(cluster.podOwner(stored)).toEqual({ kind: "cronjob", name: "report" });
+      }));
+
+    it("stops delivering to a handler once it is removed (E-1)", () =>
+      withBackend(async ({ harness, recorder, cluster }) => {
+        const removed = new EventRecorder();
+        const detach = removed.attach(cluster);
+        detach();
+        const from = recorder.events.length;
+        await harness.apply(pod("web-4", "10.0.0.4"));
+        await eventually(() => expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-4`]));
+        expect(removed.events).toEqual([]);
+      }));
+  });
+}

@@ -1,0 +1,8 @@
+// The `@destination/k8s-discovery/testing` entry: test helpers for backends, importing vitest.
+export type {
+  BackendHarness,
+  BackendHarnessFactory,
+  BackendSuiteOptions,
+  RecordedEvent,
+} from "./backend-suite.js";
+export { backendSuiteFixture, describeBackendSuite, EventRecorder } from "./backend-suite.js";
