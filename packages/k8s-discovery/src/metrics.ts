@@ -21,6 +21,10 @@ export interface HistogramMetric {
   observe(labels: MetricLabels, value: number): void;
 }
 
+/**
+ * Where packages create their metrics. Asking twice for the same name returns the same metric
+ * (several watchers share series, and a watcher may be constructed more than once).
+ */
 export interface MetricsRegistry {
   gauge(name: string, help: string, labelNames: readonly string[]): GaugeMetric;
   counter(name: string, help: string, labelNames: readonly string[]): CounterMetric;

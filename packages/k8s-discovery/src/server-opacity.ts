@@ -7,6 +7,8 @@ import type { LabelSelector } from "./objects/meta.js";
 // Server matching shared by both watchers (api.md §5.3, watchers.md §3.8 and §5.5).
 
 const compiled = new WeakMap<LabelSelector, LabelMatcher>();
+/** Servers already reported for an invalid selector: once per object, not once per address. */
+const reported = new WeakSet<Server>();
 
 /** Compiles a selector once per object; throws InvalidSelectorError for an invalid one. */
 function matcher(selector: LabelSelector | null | undefined): LabelMatcher {
@@ -72,6 +74,8 @@ export function podPortOpaqueByServers(
         return true;
       }
     } catch (err) {
+      if (reported.has(server)) continue;
+      reported.add(server);
       logger?.warn("Server with an invalid podSelector skipped", {
         server: `${server.metadata.namespace}/${server.metadata.name}`,
         error: String(err),

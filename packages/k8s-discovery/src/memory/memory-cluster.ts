@@ -97,7 +97,7 @@ export class MemoryCluster implements Cluster {
   }
 
   /** Adds or updates an object, routed by its `kind`. Throws for a kind that is not cached. */
-  apply(obj: KubeObject): void {
+  apply<T extends KubeObject>(obj: T): void {
     this.cache(kindOf(obj)).apply(this.#stamp(obj));
   }
 

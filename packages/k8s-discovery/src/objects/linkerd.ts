@@ -1,16 +1,16 @@
 import type { KubeObject, LabelSelector } from "./meta.js";
 
 export interface RequestMatch {
-  all?: RequestMatch[] | null;
-  any?: RequestMatch[] | null;
+  all?: (RequestMatch | null)[] | null;
+  any?: (RequestMatch | null)[] | null;
   not?: RequestMatch | null;
   pathRegex?: string;
   method?: string;
 }
 
 export interface ResponseMatch {
-  all?: ResponseMatch[] | null;
-  any?: ResponseMatch[] | null;
+  all?: (ResponseMatch | null)[] | null;
+  any?: (ResponseMatch | null)[] | null;
   not?: ResponseMatch | null;
   status?: { min?: number; max?: number } | null;
 }
