@@ -158,7 +158,7 @@ describe("manifests backend: loading", () => {
 });
 
 describe("manifests backend: following edits", () => {
-  it("emits events in file order when several objects of a file change", async () => {
+  it("emits events in file order within a kind, and referenced kinds first, when several objects change", async () => {
     const dir = await tempDir();
     await writeManifest(
       dir,
@@ -173,10 +173,19 @@ describe("manifests backend: following edits", () => {
       `${podYaml("z", "10.0.1.1")}---\n${serviceYaml("m", "10.96.1.1")}---\n${podYaml("a", "10.0.1.2")}`,
     );
     await eventually(() => expect(lines(events, from)).toHaveLength(3));
+    // Pods reach the caches before the Service that may select them; each kind keeps file order.
     expect(lines(events, from)).toEqual([
       "update Pod shop/z",
-      "update Service shop/m",
       "update Pod shop/a",
+      "update Service shop/m",
+    ]);
+    await rm(join(dir, "a.yaml"));
+    await eventually(() => expect(lines(events, from + 3)).toHaveLength(3));
+    // Deletions go the other way round: the Service before the pods.
+    expect(lines(events, from + 3)).toEqual([
+      "delete Service shop/m",
+      "delete Pod shop/z",
+      "delete Pod shop/a",
     ]);
   });
 

@@ -8,7 +8,7 @@ import type { Pod } from "../objects/core.js";
 import type { KubeObject } from "../objects/meta.js";
 import type { Owner } from "../owner.js";
 import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
-import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import type { ResourceKind } from "../resource-kind.js";
 import { FolderWatcher } from "./folder-watcher.js";
 import { ManifestDefinitions } from "./manifest-definitions.js";
 import { describeLocation, type ParsedManifest, parseManifest } from "./manifest-documents.js";
@@ -323,21 +323,30 @@ class ManifestsBackend implements ManifestsCluster {
         this.#published.set(def.key, { content: def.content, kind: def.kind, obj: def.object });
       }
       // Every cache is replaced, empty or not, so every cache is synced (K-8).
-      for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
+      for (const kind of APPLY_ORDER) {
         this.#memory.replace(kind, byKind.get(kind) ?? []);
       }
       return;
     }
     const keys = new Set<string>();
+    const changed: typeof current = [];
     for (const def of current) {
       keys.add(def.key);
       if (this.#published.get(def.key)?.content === def.content) continue;
       this.#published.set(def.key, { content: def.content, kind: def.kind, obj: def.object });
-      this.#memory.apply(def.object);
+      changed.push(def);
     }
-    for (const [key, { kind, obj }] of [...this.#published]) {
+    // File order within a kind; across kinds, what others refer to first (see APPLY_ORDER).
+    changed.sort((a, b) => APPLY_RANK[a.kind] - APPLY_RANK[b.kind]);
+    for (const def of changed) this.#memory.apply(def.object);
+    const gone: { kind: ResourceKind; obj: KubeObject }[] = [];
+    for (const [key, entry] of [...this.#published]) {
       if (keys.has(key)) continue;
       this.#published.delete(key);
+      gone.push(entry);
+    }
+    gone.sort((a, b) => APPLY_RANK[b.kind] - APPLY_RANK[a.kind]);
+    for (const { kind, obj } of gone) {
       this.#memory.delete(kind, obj.metadata.namespace, obj.metadata.name);
     }
   }
@@ -388,6 +397,29 @@ class ManifestsBackend implements ManifestsCluster {
     this.#reportedConflicts = reported;
   }
 }
+
+/**
+ * The order kinds reach the caches in one load or one batch of file changes: the objects others
+ * refer to (nodes, owners, pods, workloads, Servers, Services) before the slices and Endpoints
+ * that name them, so a slice written together with its pods finds them in the cache (a real
+ * cluster's EndpointSlice controller only lists pods it has seen). Deletions go in reverse.
+ */
+const APPLY_ORDER: readonly ResourceKind[] = [
+  "Node",
+  "ReplicaSet",
+  "Job",
+  "Pod",
+  "ExternalWorkload",
+  "Server",
+  "Service",
+  "ServiceProfile",
+  "Endpoints",
+  "EndpointSlice",
+];
+const APPLY_RANK = Object.fromEntries(APPLY_ORDER.map((kind, i) => [kind, i])) as Record<
+  ResourceKind,
+  number
+>;
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
