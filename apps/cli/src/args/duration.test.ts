@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { parseDurationMs } from "./duration.js";
+
+describe("parseDurationMs", () => {
+  it.each([
+    ["5s", 5000],
+    ["500ms", 500],
+    ["1m30s", 90_000],
+    ["1.5s", 1500],
+    [".5s", 500],
+    ["2h", 7_200_000],
+  ])("%s is %d ms", (text, ms) => {
+    expect(parseDurationMs(text)).toBe(ms);
+  });
+
+  it.each(["", "5", "s", "5x", "-1s", "0s", "5s ", "1..5s", "ms"])("rejects %j", (text) => {
+    expect(parseDurationMs(text)).toBeUndefined();
+  });
+});

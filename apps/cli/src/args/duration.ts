@@ -1,0 +1,18 @@
+// `--timeout` values: one or more `<number><unit>` groups, as in Go (`5s`, `500ms`, `1m30s`).
+// A bare number is rejected: "5" could mean seconds or milliseconds.
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const GROUP = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)/y;
+
+/** Milliseconds of `text`, or undefined when it is not a positive duration. */
+export function parseDurationMs(text: string): number | undefined {
+  if (text === "") return undefined;
+  GROUP.lastIndex = 0;
+  let total = 0;
+  while (GROUP.lastIndex < text.length) {
+    const match = GROUP.exec(text);
+    if (match === null) return undefined;
+    total += Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? Number.NaN);
+  }
+  return Number.isFinite(total) && total > 0 ? total : undefined;
+}

@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import { ExitCode } from "../exit-code.js";
+import {
+  type CliCommand,
+  DEFAULT_ADDR,
+  DEFAULT_TIMEOUT_MS,
+  parseCommandLine,
+  UsageError,
+} from "./parse-command-line.js";
+import { commandUsage, rootUsage } from "./usage.js";
+
+const AUTHORITY = "web-svc.emojivoto.svc.cluster.local:80";
+
+function usageError(argv: string[]): UsageError {
+  try {
+    parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error(`accepted ${JSON.stringify(argv)}`);
+}
+
+describe("parseCommandLine", () => {
+  it("applies the defaults", () => {
+    expect(parseCommandLine(["get", AUTHORITY])).toEqual({
+      kind: "get",
+      authority: AUTHORITY,
+      once: false,
+      options: {
+        addr: DEFAULT_ADDR,
+        contextToken: "",
+        output: "table",
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+      },
+    } satisfies CliCommand);
+    expect(DEFAULT_ADDR).toBe("localhost:8086");
+    expect(DEFAULT_TIMEOUT_MS).toBe(5000);
+  });
+
+  it("reads every flag, before or after the command", () => {
+    const command = parseCommandLine([
+      "--addr",
+      "10.0.0.1:8086",
+      "profile",
+      "--once",
+      "-o",
+      "json",
+      "--timeout=500ms",
+      AUTHORITY,
+      "--context-token",
+      '{"ns":"a"}',
+    ]);
+    expect(command).toEqual({
+      kind: "profile",
+      authority: AUTHORITY,
+      once: true,
+      options: {
+        addr: "10.0.0.1:8086",
+        contextToken: '{"ns":"a"}',
+        output: "json",
+        timeoutMs: 500,
+      },
+    });
+  });
+
+  it("builds the context token from --ns, --node and --pod", () => {
+    const command = parseCommandLine([
+      "get",
+      AUTHORITY,
+      "--ns",
+      "emojivoto",
+      "--node",
+      "node-a",
+      "--pod",
+      "web-1",
+      "--output",
+      "yaml",
+    ]);
+    expect(command.kind === "get" && command.options).toMatchObject({
+      contextToken: '{"ns":"emojivoto","nodeName":"node-a","pod":"web-1"}',
+      output: "yaml",
+    });
+  });
+
+  it("takes several authorities for endpoints and accepts a redundant --once", () => {
+    expect(
+      parseCommandLine([
+        "endpoints",
+        "a.b.svc.cluster.local",
+        "c.d.svc.cluster.local:8080",
+        "--once",
+      ]),
+    ).toMatchObject({
+      kind: "endpoints",
+      authorities: ["a.b.svc.cluster.local", "c.d.svc.cluster.local:8080"],
+    });
+  });
+
+  it("answers --help and help for the root and for each command", () => {
+    expect(parseCommandLine(["--help"])).toEqual({ kind: "help", text: rootUsage });
+    expect(parseCommandLine(["help"])).toEqual({ kind: "help", text: rootUsage });
+    for (const name of ["get", "profile", "endpoints"] as const) {
+      expect(parseCommandLine([name, "--help"])).toEqual({
+        kind: "help",
+        text: commandUsage[name],
+      });
+      expect(parseCommandLine(["help", name])).toEqual({ kind: "help", text: commandUsage[name] });
+      expect(parseCommandLine(["-h", name])).toEqual({ kind: "help", text: commandUsage[name] });
+    }
+  });
+
+  it("answers --version and -V", () => {
+    expect(parseCommandLine(["--version"])).toEqual({ kind: "version" });
+    expect(parseCommandLine(["get", "-V"])).toEqual({ kind: "version" });
+  });
+
+  it("every help text shows examples and the exit codes", () => {
+    for (const text of [rootUsage, ...Object.values(commandUsage)]) {
+      expect(text).toContain("Examples:");
+      expect(text).toMatch(/3 +server unreachable/);
+      expect(text).toMatch(/130 +interrupted/);
+    }
+  });
+
+  it.each([
+    [[], "a command is required", rootUsage],
+    [["watch", AUTHORITY], 'unknown command "watch"', rootUsage],
+    [["help", "watch"], 'no help for "watch"', rootUsage],
+    [["get"], "get needs exactly one AUTHORITY, got 0", commandUsage.get],
+    [["get", "a", "b"], "get needs exactly one AUTHORITY, got 2", commandUsage.get],
+    [["profile"], "profile needs exactly one AUTHORITY, got 0", commandUsage.profile],
+    [["endpoints"], "endpoints needs at least one AUTHORITY", commandUsage.endpoints],
+    [["get", AUTHORITY, "--bogus"], "unknown flag --bogus", commandUsage.get],
+    [["get", AUTHORITY, "--addr"], "flag --addr needs a value", commandUsage.get],
+    [["get", AUTHORITY, "--addr", ""], "--addr must not be empty", commandUsage.get],
+    [
+      ["get", AUTHORITY, "-o", "xml"],
+      '--output must be table, json or yaml, not "xml"',
+      commandUsage.get,
+    ],
+    [
+      ["get", AUTHORITY, "--timeout", "5"],
+      "--timeout must be a positive duration such as 5s or 500ms, not 5",
+      commandUsage.get,
+    ],
+    [
+      ["profile", AUTHORITY, "--context-token", "{}", "--ns", "a"],
+      "--context-token cannot be combined with --ns, --node or --pod",
+      commandUsage.profile,
+    ],
+  ])("rejects %j: %s", (argv, message, usage) => {
+    const error = usageError(argv);
+    expect(error.message).toBe(message);
+    expect(error.usage).toBe(usage);
+    expect(error.exitCode).toBe(ExitCode.usage);
+  });
+});

@@ -1,0 +1,147 @@
+// The command line → one `CliCommand`. Flags may appear before or after the command name.
+import { parseArgs } from "node:util";
+import { CliFailure } from "../cli-failure.js";
+import { ExitCode } from "../exit-code.js";
+import { buildContextToken } from "./context-token.js";
+import { parseDurationMs } from "./duration.js";
+import { type CommandName, commandUsage, rootUsage } from "./usage.js";
+
+export type OutputFormat = "table" | "json" | "yaml";
+
+/** What every command needs to reach the server and print. */
+export interface SessionOptions {
+  readonly addr: string;
+  readonly contextToken: string;
+  readonly output: OutputFormat;
+  /** Deadline to connect and for the first message. */
+  readonly timeoutMs: number;
+}
+
+export type CliCommand =
+  | { readonly kind: "help"; readonly text: string }
+  | { readonly kind: "version" }
+  | {
+      readonly kind: "get" | "profile";
+      readonly authority: string;
+      readonly once: boolean;
+      readonly options: SessionOptions;
+    }
+  | {
+      readonly kind: "endpoints";
+      readonly authorities: readonly string[];
+      readonly options: SessionOptions;
+    };
+
+/** A command line `dst` refuses; exits 2 with `usage` printed after the message. */
+export class UsageError extends CliFailure {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message, ExitCode.usage);
+  }
+}
+
+export const DEFAULT_ADDR = "localhost:8086";
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+const OPTIONS = {
+  addr: { type: "string" },
+  "context-token": { type: "string" },
+  ns: { type: "string" },
+  node: { type: "string" },
+  pod: { type: "string" },
+  output: { type: "string", short: "o" },
+  timeout: { type: "string" },
+  once: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
+} as const;
+
+const COMMANDS: readonly string[] = ["get", "profile", "endpoints"] satisfies CommandName[];
+const isCommandName = (name: string | undefined): name is CommandName =>
+  name !== undefined && COMMANDS.includes(name);
+
+/** node:util's messages suggest `--` tricks that do not apply here; say it shorter. */
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const quoted = /'([^']+)'/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && quoted !== undefined) {
+    return `unknown flag ${quoted}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && quoted !== undefined) {
+    return `flag ${quoted.split(" ")[0]} needs a value`;
+  }
+  return message;
+}
+
+/** @throws UsageError */
+export function parseCommandLine(argv: readonly string[]): CliCommand {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  const commandGuess = argv.find((arg) => isCommandName(arg));
+  const usage = isCommandName(commandGuess) ? commandUsage[commandGuess] : rootUsage;
+  try {
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(describeParseError(error), usage);
+  }
+  const { values, positionals } = parsed;
+  const [name, ...operands] = positionals;
+
+  if (values.version === true) return { kind: "version" };
+  if (name === "help") {
+    const topic = operands[0];
+    if (operands.length > 1 || (topic !== undefined && !isCommandName(topic))) {
+      throw new UsageError(`no help for ${JSON.stringify(operands.join(" "))}`, rootUsage);
+    }
+    return { kind: "help", text: topic === undefined ? rootUsage : commandUsage[topic] };
+  }
+  if (name === undefined) {
+    if (values.help === true) return { kind: "help", text: rootUsage };
+    throw new UsageError("a command is required", rootUsage);
+  }
+  if (!isCommandName(name)) {
+    throw new UsageError(`unknown command ${JSON.stringify(name)}`, rootUsage);
+  }
+  const commandText = commandUsage[name];
+  if (values.help === true) return { kind: "help", text: commandText };
+
+  const fail = (message: string): never => {
+    throw new UsageError(message, commandText);
+  };
+
+  const output = values.output ?? "table";
+  if (output !== "table" && output !== "json" && output !== "yaml") {
+    fail(`--output must be table, json or yaml, not ${JSON.stringify(output)}`);
+  }
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (values.timeout !== undefined) {
+    timeoutMs =
+      parseDurationMs(values.timeout) ??
+      fail(`--timeout must be a positive duration such as 5s or 500ms, not ${values.timeout}`);
+  }
+  const addr = values.addr ?? DEFAULT_ADDR;
+  if (addr === "") fail("--addr must not be empty");
+  const tokenParts = { ns: values.ns, nodeName: values.node, pod: values.pod };
+  const builtToken = buildContextToken(tokenParts);
+  if (values["context-token"] !== undefined && builtToken !== "") {
+    fail("--context-token cannot be combined with --ns, --node or --pod");
+  }
+  const options: SessionOptions = {
+    addr,
+    contextToken: values["context-token"] ?? builtToken,
+    output: output as OutputFormat,
+    timeoutMs,
+  };
+
+  if (name === "endpoints") {
+    if (operands.length === 0) fail("endpoints needs at least one AUTHORITY");
+    // --once is accepted: endpoints is always one-shot.
+    return { kind: "endpoints", authorities: operands, options };
+  }
+  if (operands.length !== 1) {
+    fail(`${name} needs exactly one AUTHORITY, got ${operands.length}`);
+  }
+  return { kind: name, authority: operands[0] ?? "", once: values.once === true, options };
+}

@@ -1,0 +1,112 @@
+// Help texts. Each command's text is printed for `dst COMMAND --help` and after a usage error.
+
+export type CommandName = "get" | "profile" | "endpoints";
+
+const FLAGS = `Flags:
+  --addr HOST:PORT        destination server gRPC address (default localhost:8086)
+  --context-token TOKEN   send this context token verbatim
+  --ns NAMESPACE          build the token {"ns":…,"nodeName":…,"pod":…} from these,
+  --node NODE             as the proxy injector does for a pod (not with --context-token)
+  --pod POD
+  -o, --output FORMAT     table (default), json (one proto-JSON message per line),
+                          yaml (one document per message)
+  --timeout DURATION      deadline to connect and for the first message, e.g. 5s, 500ms
+                          (default 5s)
+  -h, --help              show this help`;
+
+const EXIT_CODES = `Exit codes:
+  0    success, including a stream the server ended with OK (a note is printed)
+  1    any other gRPC error
+  2    usage error
+  3    server unreachable, or connection lost
+  4    NOT_FOUND (for example an unknown Service on get)
+  5    INVALID_ARGUMENT (the server's message is printed)
+  6    profile --once: no profile arrived within --timeout
+  130  interrupted (Ctrl-C); the stream is cancelled`;
+
+export const rootUsage = `dst: what the Linkerd destination service tells proxies, over its gRPC API.
+
+Usage:
+  dst get AUTHORITY [flags]           endpoints of a service, live (Get)
+  dst profile AUTHORITY [flags]       profile of a service or ip:port, live (GetProfile)
+  dst endpoints AUTHORITY... [flags]  endpoints of several services, once
+  dst help [COMMAND]                  help for a command
+  dst --version
+
+${FLAGS}
+  -V, --version           print the version
+
+${EXIT_CODES}
+
+Examples:
+  dst get web-svc.emojivoto.svc.cluster.local:80
+  dst profile --once -o json web-svc.emojivoto.svc.cluster.local:80
+  dst endpoints --addr 127.0.0.1:8086 web-svc.emojivoto.svc.cluster.local:80 \\
+      emoji-svc.emojivoto.svc.cluster.local:8080
+`;
+
+export const commandUsage: Readonly<Record<CommandName, string>> = {
+  get: `dst get: the endpoints of a service, as a proxy sees them (Get), redrawn on every change.
+
+Usage:
+  dst get AUTHORITY [--once] [flags]
+
+AUTHORITY is <service>.<namespace>.svc.<cluster domain>[:port] (port 80 when omitted).
+The table shows IP, PORT, POD, OWNER, IDENTITY, PROTOCOL HINT and ZONE. Rows marked + were
+added, ~ changed and - removed by the last update; removed rows are shown once. With a
+terminal the table is redrawn in place, otherwise each update prints a new table after a blank
+line. If nothing arrives within --timeout (a service without endpoints is silent), an empty
+table is shown and the watch goes on.
+
+  --once                  print the first endpoint set and exit; an empty set after --timeout
+
+${FLAGS}
+
+${EXIT_CODES}
+
+Examples:
+  dst get web-svc.emojivoto.svc.cluster.local:80
+  dst get --once -o json voting-svc.emojivoto.svc.cluster.local:8080
+  dst get --ns emojivoto --node node-a --pod web-1 web-svc.emojivoto.svc.cluster.local:80
+`,
+  profile: `dst profile: the profile of a service or of one ip:port (GetProfile), updated live.
+
+Usage:
+  dst profile AUTHORITY [--once] [flags]
+
+AUTHORITY is a service name (<svc>.<ns>.svc.<cluster domain>[:port]), a cluster IP, or a pod
+ip:port. Shown: fully qualified name, opaque protocol, routes (condition, name, retryable,
+timeout, response classes), retry budget, traffic split (dst overrides as percentages),
+endpoint (for ip:port), parent and profile references.
+
+  --once                  print the first profile and exit (exit 6 if none within --timeout)
+
+${FLAGS}
+
+${EXIT_CODES}
+
+Examples:
+  dst profile web-svc.emojivoto.svc.cluster.local:80
+  dst profile --once 10.244.0.12:8080
+  dst profile --once -o yaml --ns emojivoto emoji-svc.emojivoto.svc.cluster.local:8080
+`,
+  endpoints: `dst endpoints: the endpoints of one or more services, once.
+
+Usage:
+  dst endpoints AUTHORITY... [flags]
+
+Every authority is queried at the same time; each answer is its first Get message. A service
+that stays silent for --timeout has no endpoints and contributes no rows. Errors are printed per
+authority; the exit code is that of the first failing authority in argument order.
+With -o json, each line is {"authority": …, "update": <Update as proto JSON>} ("update" is
+absent for a silent service); -o yaml writes the same objects as documents.
+
+${FLAGS}
+
+${EXIT_CODES}
+
+Examples:
+  dst endpoints web-svc.emojivoto.svc.cluster.local:80 emoji-svc.emojivoto.svc.cluster.local:8080
+  dst endpoints --timeout 1s -o json voting-svc.emojivoto.svc.cluster.local:8080
+`,
+};

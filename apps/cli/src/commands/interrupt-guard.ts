@@ -1,0 +1,27 @@
+// Ctrl-C while streams are open: cancel each of them (so the server sees a clean RST_STREAM
+// CANCEL) and remember it, so the command exits 130.
+import type { CliIo } from "../cli-io.js";
+import type { DestinationStream } from "../grpc/destination-connection.js";
+
+export class InterruptGuard {
+  interrupted = false;
+  private readonly streams = new Set<DestinationStream>();
+  private readonly removeHandler: () => void;
+
+  constructor(io: Pick<CliIo, "onInterrupt">) {
+    this.removeHandler = io.onInterrupt(() => {
+      this.interrupted = true;
+      for (const stream of this.streams) stream.cancel();
+    });
+  }
+
+  track(stream: DestinationStream): DestinationStream {
+    this.streams.add(stream);
+    if (this.interrupted) stream.cancel();
+    return stream;
+  }
+
+  release(): void {
+    this.removeHandler();
+  }
+}

@@ -1,0 +1,122 @@
+// One channel to the server and the streams opened on it: the first-message deadline,
+// cancellation, and how each stream ended.
+
+import {
+  create,
+  DestinationClient,
+  type DestinationProfile,
+  GetDestinationSchema,
+  type Update,
+} from "@destination/proto";
+import * as grpc from "@grpc/grpc-js";
+import { CliFailure } from "../cli-failure.js";
+import { ExitCode } from "../exit-code.js";
+import { formatDurationMs } from "../render/duration-text.js";
+import { failureFromStatus } from "./stream-failure.js";
+
+export type StreamEnd =
+  /** The server closed the stream with OK (it does so when a client falls behind). */
+  | { readonly kind: "closed-by-server" }
+  /** `cancel()` was called. */
+  | { readonly kind: "cancelled" }
+  | { readonly kind: "failed"; readonly failure: CliFailure };
+
+export interface StreamListener<Message> {
+  onMessage(message: Message): void;
+  /** The channel is connected but nothing arrived within the timeout (a silent stream). */
+  onQuiet(): void;
+}
+
+export interface DestinationStream {
+  /** Settles once, however the stream ends; never rejects. */
+  readonly ended: Promise<StreamEnd>;
+  /** Cancels the call; `ended` then settles with "cancelled". Idempotent. */
+  cancel(): void;
+}
+
+interface MethodMessages {
+  get: Update;
+  getProfile: DestinationProfile;
+}
+
+export class DestinationConnection {
+  private readonly client: DestinationClient;
+
+  constructor(
+    readonly addr: string,
+    private readonly timeoutMs: number,
+  ) {
+    this.client = new DestinationClient(addr, grpc.credentials.createInsecure());
+  }
+
+  open<Method extends keyof MethodMessages>(
+    method: Method,
+    authority: string,
+    contextToken: string,
+    listener: StreamListener<MethodMessages[Method]>,
+  ): DestinationStream {
+    const request = create(GetDestinationSchema, { scheme: "k8s", path: authority, contextToken });
+    const call: grpc.ClientReadableStream<MethodMessages[Method]> =
+      method === "get"
+        ? (this.client.get(request) as grpc.ClientReadableStream<MethodMessages[Method]>)
+        : (this.client.getProfile(request) as grpc.ClientReadableStream<MethodMessages[Method]>);
+
+    let receivedAny = false;
+    // Why we cancelled, if we did: the operator asked, or the channel never connected.
+    let cancelReason: StreamEnd | undefined;
+    let settle: (end: StreamEnd) => void = () => {};
+    const ended = new Promise<StreamEnd>((resolve) => {
+      settle = resolve;
+    });
+
+    const quietTimer = setTimeout(() => {
+      if (receivedAny || cancelReason !== undefined) return;
+      const state = this.client.getChannel().getConnectivityState(false);
+      if (state === grpc.connectivityState.READY) {
+        listener.onQuiet();
+        return;
+      }
+      cancelReason = {
+        kind: "failed",
+        failure: new CliFailure(
+          `cannot reach the destination server at ${this.addr} within ${formatDurationMs(this.timeoutMs)}`,
+          ExitCode.unreachable,
+        ),
+      };
+      call.cancel();
+    }, this.timeoutMs);
+
+    call.on("data", (message: MethodMessages[Method]) => {
+      if (cancelReason !== undefined) return;
+      receivedAny = true;
+      listener.onMessage(message);
+    });
+    // The status carries everything; this listener only keeps the error from being thrown.
+    call.on("error", () => {});
+    call.on("status", (status: grpc.StatusObject) => {
+      clearTimeout(quietTimer);
+      const end: StreamEnd =
+        cancelReason ??
+        (status.code === grpc.status.OK
+          ? { kind: "closed-by-server" }
+          : { kind: "failed", failure: failureFromStatus(status, this.addr, receivedAny) });
+      // grpc-js ends the readable side before reporting the status; wait until every message
+      // already received has been delivered.
+      if (call.readableEnded) settle(end);
+      else call.once("end", () => settle(end));
+    });
+
+    return {
+      ended,
+      cancel() {
+        if (cancelReason !== undefined) return;
+        cancelReason = { kind: "cancelled" };
+        call.cancel();
+      },
+    };
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

@@ -1,0 +1,24 @@
+// Public API of @destination/cli: run `dst` in-process (tests, other tools) and the pieces a
+// script may want to reuse.
+export { buildContextToken, type ContextTokenParts } from "./args/context-token.js";
+export {
+  type CliCommand,
+  type OutputFormat,
+  parseCommandLine,
+  type SessionOptions,
+  UsageError,
+} from "./args/parse-command-line.js";
+export { CliFailure } from "./cli-failure.js";
+export type { CliIo, TextSink } from "./cli-io.js";
+export {
+  type EndpointMark,
+  EndpointSet,
+  type EndpointSetView,
+  type MarkedEndpoint,
+} from "./endpoints/endpoint-set.js";
+export { ExitCode } from "./exit-code.js";
+export { processIo } from "./process-io.js";
+export { formatEndpointTable } from "./render/endpoint-table.js";
+export { formatProfile } from "./render/profile-view.js";
+export { colorStyles, plainStyles, type Styles } from "./render/styles.js";
+export { runCli } from "./run-cli.js";

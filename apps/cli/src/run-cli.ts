@@ -1,0 +1,45 @@
+// One run of `dst`: parse, dispatch, and turn every outcome into an exit code.
+import { type CliCommand, parseCommandLine, UsageError } from "./args/parse-command-line.js";
+import { CliFailure } from "./cli-failure.js";
+import type { CliIo } from "./cli-io.js";
+import { runEndpoints } from "./commands/endpoints-command.js";
+import { runGet } from "./commands/get-command.js";
+import { runProfile } from "./commands/profile-command.js";
+import { ExitCode } from "./exit-code.js";
+import { cliVersion } from "./version.js";
+
+async function dispatch(command: CliCommand, io: CliIo): Promise<ExitCode> {
+  switch (command.kind) {
+    case "help":
+      io.stdout.write(command.text);
+      return ExitCode.ok;
+    case "version":
+      io.stdout.write(`dst ${cliVersion}\n`);
+      return ExitCode.ok;
+    case "get":
+      return runGet(command, io);
+    case "profile":
+      return runProfile(command, io);
+    case "endpoints":
+      return runEndpoints(command, io);
+  }
+}
+
+/** Runs `dst` with `argv` (without the node and script paths) and resolves to its exit code;
+ * never rejects. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  try {
+    return await dispatch(parseCommandLine(argv), io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`dst: ${error.message}\n\n${error.usage}`);
+      return error.exitCode;
+    }
+    if (error instanceof CliFailure) {
+      io.stderr.write(`dst: ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(`dst: unexpected error: ${error instanceof Error ? error.stack : error}\n`);
+    return ExitCode.failure;
+  }
+}

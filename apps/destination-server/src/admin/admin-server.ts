@@ -1,0 +1,76 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+import type { ServerLogger } from "../logging/server-logger.js";
+
+export interface AdminServer {
+  readonly port: number;
+  /** Flips `/ready` to 200. */
+  markReady(): void;
+  close(): Promise<void>;
+}
+
+export interface AdminServerOptions {
+  host: string;
+  port: number;
+  registry: Registry;
+  logger: ServerLogger;
+}
+
+/**
+ * The admin HTTP server (api.md §8): `/metrics`, `/ping` (and `/live`), `/ready`; 404 otherwise.
+ * It listens before the caches sync so that probes and scrapes work during startup.
+ */
+export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
+  let ready = false;
+  const { registry, logger } = options;
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const reply = (code: number, body: string, type = "text/plain; charset=utf-8") => {
+      res.writeHead(code, { "content-type": type, "content-length": Buffer.byteLength(body) });
+      res.end(req.method === "HEAD" ? undefined : body);
+    };
+    switch (path) {
+      case "/metrics":
+        registry.metrics().then(
+          (text) => reply(200, text, registry.contentType),
+          (err: unknown) => {
+            logger.error("metrics collection failed", { error: err });
+            reply(500, "metrics collection failed\n");
+          },
+        );
+        return;
+      case "/ping":
+      case "/live":
+        reply(200, "pong\n");
+        return;
+      case "/ready":
+        if (ready) reply(200, "ok\n");
+        else reply(500, "not ready\n");
+        return;
+      default:
+        reply(404, "404 page not found\n");
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    const host = options.host === "" ? undefined : options.host;
+    server.listen({ host, port: options.port }, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", (err) => logger.error("admin server error", { error: err }));
+  return {
+    port: (server.address() as AddressInfo).port,
+    markReady() {
+      ready = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,50 @@
+import {
+  type Cluster,
+  clusterMetrics,
+  createKubeCluster,
+  createManifestsCluster,
+  type MetricsRegistry,
+} from "@destination/k8s-discovery";
+import type { ServerLogger } from "../logging/server-logger.js";
+
+export interface ClusterSource {
+  readonly cluster?: Cluster | undefined;
+  readonly manifests?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly kubeContext?: string | undefined;
+  readonly enableEndpointSlices: boolean;
+}
+
+export interface OpenedCluster {
+  readonly cluster: Cluster;
+  /** True when the server created it, and so stops it on close. */
+  readonly owned: boolean;
+  readonly description: string;
+}
+
+/** The cluster to serve: the one given, a folder of manifests, or a Kubernetes API server. */
+export function openCluster(
+  source: ClusterSource,
+  metrics: MetricsRegistry,
+  logger: ServerLogger,
+): OpenedCluster {
+  if (source.cluster !== undefined) {
+    return { cluster: source.cluster, owned: false, description: "in-process cluster" };
+  }
+  if (source.manifests !== undefined) {
+    const cluster = createManifestsCluster({
+      dir: source.manifests,
+      logger: logger.child({ component: "manifests" }),
+      metrics: clusterMetrics(metrics, "local"),
+    });
+    return { cluster, owned: true, description: `manifests in ${source.manifests}` };
+  }
+  const cluster = createKubeCluster({
+    ...(source.kubeconfig !== undefined ? { kubeconfigPath: source.kubeconfig } : {}),
+    ...(source.kubeContext !== undefined ? { context: source.kubeContext } : {}),
+    enableEndpointSlices: source.enableEndpointSlices,
+    logger: logger.child({ component: "k8s" }),
+    metrics: clusterMetrics(metrics, "local"),
+  });
+  return { cluster, owned: true, description: "Kubernetes API" };
+}

@@ -1,0 +1,178 @@
+import { Http2ClientParamsSchema, toJson } from "@destination/proto";
+import { describe, expect, it } from "vitest";
+import { createServerLogger } from "../logging/server-logger.js";
+import { ConfigError, parseCommandLine } from "./flag-options.js";
+import { FlagError, HelpRequested } from "./go-flags.js";
+
+async function optionsOf(args: string[]) {
+  const lines: string[] = [];
+  const logger = createServerLogger({ format: "json", sink: { write: (l) => lines.push(l) } });
+  const { logger: _ignored, ...options } = await parseCommandLine(args).options(logger);
+  return { options, logs: lines.map((l) => JSON.parse(l) as { level: string; msg: string }) };
+}
+
+function failure(args: string[]): string {
+  try {
+    parseCommandLine(args);
+  } catch (err) {
+    if (err instanceof FlagError || err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  throw new Error(`expected ${args.join(" ")} to fail`);
+}
+
+describe("parseCommandLine", () => {
+  it("has upstream's defaults", async () => {
+    const { options, logs } = await optionsOf([]);
+    expect(options).toEqual({
+      addr: ":8086",
+      metricsAddr: ":9996",
+      controllerNamespace: "linkerd",
+      identityTrustDomain: "cluster.local",
+      clusterDomain: "cluster.local",
+      forceOpaqueTransport: false,
+      enableH2Upgrade: true,
+      enableEndpointSlices: true,
+      enableIpv6: true,
+      defaultOpaquePorts: new Set(),
+      streamQueueCapacity: 100,
+      extEndpointZoneWeights: false,
+      minPingIntervalMs: 10_000,
+      keepalivePermitWithoutCalls: true,
+      maxConcurrentStreams: 0,
+      cacheSyncTimeoutMs: 60_000,
+      shutdownTimeoutMs: 10_000,
+    });
+    // Empty trust and cluster domains fall back with a warning each.
+    expect(logs.filter((l) => l.level === "warn")).toHaveLength(2);
+    const line = parseCommandLine([]);
+    expect([line.version, line.logLevel, line.logFormat]).toEqual([false, "info", "text"]);
+  });
+
+  it("accepts -name value, --name value, -name=value and --name=value", async () => {
+    for (const args of [
+      ["-addr", "127.0.0.1:0"],
+      ["--addr", "127.0.0.1:0"],
+      ["-addr=127.0.0.1:0"],
+      ["--addr=127.0.0.1:0"],
+    ]) {
+      expect((await optionsOf(args)).options.addr).toBe("127.0.0.1:0");
+    }
+  });
+
+  it("reads booleans bare or with =true|false", async () => {
+    expect((await optionsOf(["--enable-h2-upgrade=false"])).options.enableH2Upgrade).toBe(false);
+    expect((await optionsOf(["-ext-endpoint-zone-weights"])).options.extEndpointZoneWeights).toBe(
+      true,
+    );
+    expect((await optionsOf(["--enable-ipv6=0"])).options.enableIpv6).toBe(false);
+    expect(parseCommandLine(["--version"]).version).toBe(true);
+  });
+
+  it("takes the chart's values", async () => {
+    const { options } = await optionsOf([
+      "-outbound-transport-mode=transport-header",
+      "-enable-ipv6=false",
+      "-default-opaque-ports=25,587,3306,4444,5432,6379,9300,11211",
+      "--meshed-http2-client-params",
+      '{"keep_alive":{"interval":{"seconds":10},"timeout":{"seconds":3},"while_idle":true}}',
+      "-cluster-domain=example.org",
+      "-identity-trust-domain=root.example.org",
+    ]);
+    expect(options.forceOpaqueTransport).toBe(true);
+    expect(options.enableIpv6).toBe(false);
+    expect([...(options.defaultOpaquePorts ?? [])]).toEqual([
+      25, 587, 3306, 4444, 5432, 6379, 9300, 11211,
+    ]);
+    expect(
+      options.meshedHttp2ClientParams &&
+        toJson(Http2ClientParamsSchema, options.meshedHttp2ClientParams),
+    ).toEqual({ keepAlive: { interval: "10s", timeout: "3s", whileIdle: true } });
+    expect([options.clusterDomain, options.identityTrustDomain]).toEqual([
+      "example.org",
+      "root.example.org",
+    ]);
+  });
+
+  it("treats an empty meshed-http2-client-params as unset", async () => {
+    expect((await optionsOf(["--meshed-http2-client-params", ""])).options).not.toHaveProperty(
+      "meshedHttp2ClientParams",
+    );
+  });
+
+  it("maps an unknown transport mode to transparent with an error log", async () => {
+    const { options, logs } = await optionsOf(["-outbound-transport-mode=bogus"]);
+    expect(options.forceOpaqueTransport).toBe(false);
+    expect(logs.some((l) => l.level === "error" && l.msg.includes("bogus"))).toBe(true);
+  });
+
+  it("accepts plain, text and json log formats", async () => {
+    expect(parseCommandLine(["-log-format=plain"]).logFormat).toBe("text");
+    expect(parseCommandLine(["-log-format", "text"]).logFormat).toBe("text");
+    expect(parseCommandLine(["--log-format=json", "--log-level=debug"])).toMatchObject({
+      logFormat: "json",
+      logLevel: "debug",
+    });
+  });
+
+  it("reads the added flags", async () => {
+    const { options } = await optionsOf([
+      "--manifests",
+      "examples",
+      "--grpc-min-ping-interval=5s",
+      "--cache-sync-timeout=2m",
+      "--shutdown-timeout=500ms",
+      "--stream-queue-capacity=7",
+    ]);
+    expect(options).toMatchObject({
+      manifests: "examples",
+      minPingIntervalMs: 5000,
+      cacheSyncTimeoutMs: 120_000,
+      shutdownTimeoutMs: 500,
+      streamQueueCapacity: 7,
+    });
+  });
+
+  it("fails with one line on invalid values", async () => {
+    expect(failure(["--stream-queue-capacity=0"])).toBe(
+      'invalid value "0" for flag -stream-queue-capacity: must be greater than 0',
+    );
+    expect(failure(["--stream-queue-capacity", "-5"])).toMatch(/must be greater than 0/);
+    expect(failure(["--stream-queue-capacity=x"])).toBe(
+      'invalid value "x" for flag -stream-queue-capacity: parse error',
+    );
+    expect(failure(["--enable-ipv6=maybe"])).toBe(
+      'invalid value "maybe" for flag -enable-ipv6: parse error',
+    );
+    expect(failure(["--meshed-http2-client-params={"])).toMatch(
+      /^invalid value for flag -meshed-http2-client-params: invalid JSON/,
+    );
+    expect(failure(["--log-level=loud"])).toMatch(/-log-level/);
+    expect(failure(["--log-format=xml"])).toMatch(/-log-format/);
+    expect(failure(["--addr=nope"])).toMatch(/^invalid value "nope" for flag -addr/);
+    expect(failure(["--metrics-addr=:70000"])).toMatch(/-metrics-addr/);
+    expect(failure(["--grpc-min-ping-interval=10"])).toMatch(/-grpc-min-ping-interval/);
+    expect(failure(["--enable-endpoint-slices=false"])).toBe(
+      "-enable-ipv6=true requires -enable-endpoint-slices=true",
+    );
+    expect(failure(["--manifests=x", "--kubeconfig=y"])).toMatch(/cannot be combined/);
+    for (const message of [
+      failure(["--stream-queue-capacity=0"]),
+      failure(["--meshed-http2-client-params={"]),
+    ]) {
+      expect(message).not.toContain("\n");
+    }
+  });
+
+  it("rejects unknown flags, missing values and stray arguments as Go does", async () => {
+    expect(failure(["--nope"])).toBe("flag provided but not defined: -nope");
+    expect(failure(["--addr"])).toBe("flag needs an argument: -addr");
+    expect(failure(["---addr=x"])).toBe("bad flag syntax: ---addr=x");
+    expect(failure(["-enable-ipv6", "false"])).toBe("unexpected argument: false");
+  });
+
+  it("reports a help request", async () => {
+    expect(() => parseCommandLine(["-h"])).toThrow(HelpRequested);
+    expect(() => parseCommandLine(["--help"])).toThrow(HelpRequested);
+  });
+});

@@ -1,0 +1,133 @@
+import type { ServerLogger } from "../logging/server-logger.js";
+import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
+import type { DestinationServerOptions } from "../server-options.js";
+import { parseGoDurationMs } from "./go-duration.js";
+import { type FlagValues, parseGoFlags } from "./go-flags.js";
+import { parseHttp2ClientParams } from "./http2-client-params.js";
+import { parseListenAddress } from "./listen-address.js";
+import { SERVER_FLAGS } from "./server-flags.js";
+
+/** A flag value the server cannot start with; the message is the one line printed. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** What the command line asks for, before anything starts. */
+export interface CommandLine {
+  readonly version: boolean;
+  readonly logLevel: LogLevel;
+  readonly logFormat: LogFormat;
+  /**
+   * Turns the flags into server options; warnings (defaults applied) go to the logger. Async
+   * because it loads the cluster packages, which `--version` and flag errors never need.
+   */
+  readonly options: (logger: ServerLogger) => Promise<DestinationServerOptions>;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function durationFlag(values: FlagValues, name: string): number {
+  const text = String(values[name]);
+  try {
+    const ms = parseGoDurationMs(text);
+    if (ms < 0) throw new Error("negative");
+    return ms;
+  } catch {
+    throw new ConfigError(`invalid value "${text}" for flag -${name}: invalid duration`);
+  }
+}
+
+/**
+ * Parses and validates the command line (api.md §7). Throws FlagError or ConfigError with a
+ * one-line message for anything the server cannot start with.
+ */
+export function parseCommandLine(args: readonly string[]): CommandLine {
+  const values = parseGoFlags(SERVER_FLAGS, args);
+  const str = (name: string) => String(values[name]);
+  const bool = (name: string) => values[name] === true;
+
+  const logLevel = str("log-level");
+  if (!isLogLevel(logLevel)) {
+    throw new ConfigError(`invalid value "${logLevel}" for flag -log-level: unknown level`);
+  }
+  const format = str("log-format");
+  if (!["plain", "text", "json"].includes(format)) {
+    throw new ConfigError(`invalid value "${format}" for flag -log-format: use plain or json`);
+  }
+  for (const name of ["addr", "metrics-addr"]) {
+    try {
+      parseListenAddress(str(name));
+    } catch (err) {
+      throw new ConfigError(`invalid value "${str(name)}" for flag -${name}: ${messageOf(err)}`);
+    }
+  }
+  const capacity = values["stream-queue-capacity"] as number;
+  if (capacity <= 0) {
+    throw new ConfigError(
+      `invalid value "${capacity}" for flag -stream-queue-capacity: must be greater than 0`,
+    );
+  }
+  let meshedHttp2ClientParams: DestinationServerOptions["meshedHttp2ClientParams"];
+  try {
+    meshedHttp2ClientParams = parseHttp2ClientParams(str("meshed-http2-client-params"));
+  } catch (err) {
+    throw new ConfigError(`invalid value for flag -meshed-http2-client-params: ${messageOf(err)}`);
+  }
+  if (bool("enable-ipv6") && !bool("enable-endpoint-slices")) {
+    throw new ConfigError("-enable-ipv6=true requires -enable-endpoint-slices=true");
+  }
+  if (str("manifests") !== "" && (str("kubeconfig") !== "" || str("context") !== "")) {
+    throw new ConfigError("-manifests cannot be combined with -kubeconfig or -context");
+  }
+  const maxStreams = values["grpc-max-concurrent-streams"] as number;
+  if (maxStreams < 0) {
+    throw new ConfigError(
+      `invalid value "${maxStreams}" for flag -grpc-max-concurrent-streams: must not be negative`,
+    );
+  }
+  const minPingIntervalMs = durationFlag(values, "grpc-min-ping-interval");
+  const cacheSyncTimeoutMs = durationFlag(values, "cache-sync-timeout");
+  const shutdownTimeoutMs = durationFlag(values, "shutdown-timeout");
+
+  return {
+    version: bool("version"),
+    logLevel,
+    logFormat: format === "json" ? "json" : "text",
+    options: async (logger) => {
+      const { parseDefaultOpaquePorts } = await import("@destination/k8s-discovery");
+      const orDefault = (name: string) => {
+        if (str(name) !== "") return str(name);
+        logger.warn(`expected -${name} to be set, using cluster.local`);
+        return "cluster.local";
+      };
+      const mode = str("outbound-transport-mode");
+      if (mode !== "transparent" && mode !== "transport-header") {
+        logger.error(`unknown outbound-transport-mode "${mode}", using transparent`);
+      }
+      return {
+        addr: str("addr"),
+        metricsAddr: str("metrics-addr"),
+        ...(str("manifests") !== "" ? { manifests: str("manifests") } : {}),
+        ...(str("kubeconfig") !== "" ? { kubeconfig: str("kubeconfig") } : {}),
+        ...(str("context") !== "" ? { kubeContext: str("context") } : {}),
+        controllerNamespace: str("controller-namespace"),
+        identityTrustDomain: orDefault("identity-trust-domain"),
+        clusterDomain: orDefault("cluster-domain"),
+        forceOpaqueTransport: mode === "transport-header",
+        enableH2Upgrade: bool("enable-h2-upgrade"),
+        enableEndpointSlices: bool("enable-endpoint-slices"),
+        enableIpv6: bool("enable-ipv6"),
+        defaultOpaquePorts: parseDefaultOpaquePorts(str("default-opaque-ports"), logger),
+        streamQueueCapacity: capacity,
+        ...(meshedHttp2ClientParams !== undefined ? { meshedHttp2ClientParams } : {}),
+        extEndpointZoneWeights: bool("ext-endpoint-zone-weights"),
+        minPingIntervalMs,
+        keepalivePermitWithoutCalls: bool("grpc-keepalive-permit-without-calls"),
+        maxConcurrentStreams: maxStreams,
+        cacheSyncTimeoutMs,
+        shutdownTimeoutMs,
+        logger,
+      };
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import type { FlagSpec } from "./go-flags.js";
+
+/** The meshed HTTP/2 parameters upstream's Helm chart passes (api.md §7). */
+export const CHART_MESHED_HTTP2_CLIENT_PARAMS =
+  '{"keep_alive":{"interval":{"seconds":10},"timeout":{"seconds":3},"while_idle":true}}';
+
+/**
+ * Every flag of `destination-server`: upstream's names and defaults (api.md §7), then the flags
+ * this implementation adds (backends, keepalive limits, timeouts).
+ */
+export const SERVER_FLAGS: readonly FlagSpec[] = [
+  { name: "addr", kind: "string", default: ":8086", usage: "address to serve on" },
+  {
+    name: "metrics-addr",
+    kind: "string",
+    default: ":9996",
+    usage: "address to serve scrapable metrics on",
+  },
+  {
+    name: "kubeconfig",
+    kind: "string",
+    default: "",
+    usage: "path to kube config (empty: $KUBECONFIG, ~/.kube/config, then in-cluster)",
+  },
+  {
+    name: "controller-namespace",
+    kind: "string",
+    default: "linkerd",
+    usage: "namespace in which Linkerd is installed",
+  },
+  {
+    name: "identity-trust-domain",
+    kind: "string",
+    default: "",
+    usage: "configures the name suffix used for identities (empty: cluster.local)",
+  },
+  {
+    name: "cluster-domain",
+    kind: "string",
+    default: "",
+    usage: "kubernetes cluster domain (empty: cluster.local)",
+  },
+  {
+    name: "outbound-transport-mode",
+    kind: "string",
+    default: "transparent",
+    usage: "transparent or transport-header: how meshed endpoints are reached",
+  },
+  {
+    name: "enable-h2-upgrade",
+    kind: "bool",
+    default: "true",
+    usage: "enable transparently upgraded HTTP2 connections among pods in the service mesh",
+  },
+  {
+    name: "enable-endpoint-slices",
+    kind: "bool",
+    default: "true",
+    usage: "enable the usage of EndpointSlice informers and resources",
+  },
+  {
+    name: "enable-ipv6",
+    kind: "bool",
+    default: "true",
+    usage: "serve IPv6 endpoints (and prefer them for dual-stack pods); requires EndpointSlices",
+  },
+  {
+    name: "default-opaque-ports",
+    kind: "string",
+    default: "",
+    usage: "configures the default opaque ports",
+  },
+  {
+    name: "stream-queue-capacity",
+    kind: "int",
+    default: "100",
+    usage: "messages buffered per stream before a slow stream is ended",
+  },
+  {
+    name: "meshed-http2-client-params",
+    kind: "string",
+    default: "",
+    usage: "JSON HTTP/2 client parameters for meshed connections (empty: none sent)",
+  },
+  {
+    name: "ext-endpoint-zone-weights",
+    kind: "bool",
+    default: "false",
+    usage: "weight same-zone endpoints ten times higher",
+  },
+  { name: "enable-pprof", kind: "bool", default: "false", usage: "accepted; no profiler here" },
+  {
+    name: "export-queue-metrics",
+    kind: "bool",
+    default: "true",
+    usage: "accepted; no ExternalWorkload controller queue here",
+  },
+  { name: "trace-collector", kind: "string", default: "", usage: "accepted; tracing is not sent" },
+  {
+    name: "kube-apiclient-qps",
+    kind: "float",
+    default: "100",
+    usage: "accepted for compatibility; the Kubernetes client does not throttle",
+  },
+  {
+    name: "kube-apiclient-burst",
+    kind: "int",
+    default: "200",
+    usage: "accepted for compatibility; the Kubernetes client does not throttle",
+  },
+  {
+    name: "log-level",
+    kind: "string",
+    default: "info",
+    usage: "log level: panic, fatal, error, warn, info, debug or trace",
+  },
+  {
+    name: "log-format",
+    kind: "string",
+    default: "plain",
+    usage: "log format: plain (text) or json",
+  },
+  { name: "version", kind: "bool", default: "false", usage: "print the version and exit" },
+  // Added by this implementation.
+  { name: "context", kind: "string", default: "", usage: "kubeconfig context to use" },
+  {
+    name: "manifests",
+    kind: "string",
+    default: "",
+    usage: "serve a folder of YAML/JSON manifests (watched for changes) instead of a cluster",
+  },
+  {
+    name: "grpc-min-ping-interval",
+    kind: "string",
+    default: "10s",
+    usage: "shortest interval between client HTTP/2 pings the server accepts",
+  },
+  {
+    name: "grpc-keepalive-permit-without-calls",
+    kind: "bool",
+    default: "true",
+    usage: "accept client HTTP/2 pings on connections without open streams",
+  },
+  {
+    name: "grpc-max-concurrent-streams",
+    kind: "int",
+    default: "0",
+    usage: "streams per connection (0: no cap of the server's own)",
+  },
+  {
+    name: "cache-sync-timeout",
+    kind: "string",
+    default: "60s",
+    usage: "how long to wait for the caches to sync before exiting",
+  },
+  {
+    name: "shutdown-timeout",
+    kind: "string",
+    default: "10s",
+    usage: "how long a graceful shutdown may take before connections are closed",
+  },
+];

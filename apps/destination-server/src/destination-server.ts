@@ -1,0 +1,210 @@
+import { EndpointsWatcher } from "@destination/endpoints-watcher";
+import { registerCacheSizeMetrics } from "@destination/k8s-discovery";
+import { WorkloadWatcher } from "@destination/pod-watcher";
+import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
+import type { DestinationServer } from "@destination/proto";
+import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { startAdminServer } from "./admin/admin-server.js";
+import { openCluster } from "./cluster/open-cluster.js";
+import { parseListenAddress } from "./config/listen-address.js";
+import type { DestinationContext } from "./grpc/destination-context.js";
+import { handleGet } from "./grpc/get-handler.js";
+import { handleGetProfile } from "./grpc/get-profile-handler.js";
+import { type GrpcServer, startGrpcServer } from "./grpc/grpc-server.js";
+import { createServerLogger } from "./logging/server-logger.js";
+import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
+import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
+import { queueOverflowMetrics } from "./metrics/queue-overflow-metrics.js";
+import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
+import { OpenStreams } from "./streams/stream-session.js";
+
+/** A running server. */
+export interface RunningDestinationServer {
+  readonly grpcPort: number;
+  readonly adminPort: number;
+  /** The Prometheus registry behind `/metrics`. */
+  readonly registry: Registry;
+  /**
+   * Graceful shutdown: ends every open stream with OK, stops accepting, waits for calls up to
+   * the shutdown timeout, then stops the watchers, the cluster (if the server opened it) and
+   * the admin server. Safe to call twice.
+   */
+  close(): Promise<void>;
+}
+
+/** The caches did not sync in time (X-1); the CLI exits non-zero. */
+export class CacheSyncTimeoutError extends Error {
+  override readonly name = "CacheSyncTimeoutError";
+}
+
+function resolveOptions(options: DestinationServerOptions): ResolvedServerOptions {
+  return {
+    addr: options.addr ?? ":8086",
+    metricsAddr: options.metricsAddr ?? ":9996",
+    cluster: options.cluster,
+    manifests: options.manifests,
+    kubeconfig: options.kubeconfig,
+    kubeContext: options.kubeContext,
+    controllerNamespace: options.controllerNamespace ?? "linkerd",
+    identityTrustDomain: options.identityTrustDomain ?? "cluster.local",
+    clusterDomain: options.clusterDomain ?? "cluster.local",
+    forceOpaqueTransport: options.forceOpaqueTransport ?? false,
+    enableH2Upgrade: options.enableH2Upgrade ?? true,
+    enableEndpointSlices: options.enableEndpointSlices ?? true,
+    enableIpv6: options.enableIpv6 ?? true,
+    defaultOpaquePorts: options.defaultOpaquePorts ?? new Set(),
+    streamQueueCapacity: options.streamQueueCapacity ?? 100,
+    meshedHttp2ClientParams: options.meshedHttp2ClientParams,
+    extEndpointZoneWeights: options.extEndpointZoneWeights ?? false,
+    minPingIntervalMs: options.minPingIntervalMs ?? 10_000,
+    keepalivePermitWithoutCalls: options.keepalivePermitWithoutCalls ?? true,
+    maxConcurrentStreams: options.maxConcurrentStreams ?? 0,
+    cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+    shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
+    logger: options.logger ?? createServerLogger(),
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Starts the destination service in the order of api.md §7: admin server (not ready), cluster
+ * caches and watchers, wait for sync (X-1: the gRPC port is bound only after it), gRPC server,
+ * ready. Rejects (after releasing what it started) when any step fails.
+ */
+export async function startDestinationServer(
+  input: DestinationServerOptions = {},
+): Promise<RunningDestinationServer> {
+  const options = resolveOptions(input);
+  const { logger } = options;
+  const grpcListen = parseListenAddress(options.addr);
+  const adminListen = parseListenAddress(options.metricsAddr);
+  const startedAt = performance.now();
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const metrics = new PromMetricsRegistry(registry);
+  const admin = await startAdminServer({ ...adminListen, registry, logger });
+  logger.info("admin server listening", { port: admin.port });
+
+  const cleanups: (() => Promise<void> | void)[] = [() => admin.close()];
+  const release = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        logger.error("cleanup failed", { error: err });
+      }
+    }
+  };
+
+  try {
+    const opened = openCluster(options, metrics, logger);
+    logger.info("serving", { source: opened.description });
+    if (opened.owned) cleanups.push(() => opened.cluster.stop());
+    const { cluster } = opened;
+    registerCacheSizeMetrics(metrics, () => [cluster]);
+
+    // Watchers register their cache handlers now, before the caches start (X-1).
+    const endpoints = new EndpointsWatcher(cluster, {
+      enableEndpointSlices: options.enableEndpointSlices,
+      enableIPv6: options.enableIpv6,
+      logger: logger.child({ component: "endpoints-watcher" }),
+      metrics,
+    });
+    const workloads = new WorkloadWatcher(cluster, {
+      defaultOpaquePorts: options.defaultOpaquePorts,
+      enableEndpointSlices: options.enableEndpointSlices,
+      logger: logger.child({ component: "workload-watcher" }),
+      metrics,
+    });
+    const profiles = new ProfileWatcher(cluster, {
+      logger: logger.child({ component: "profile-watcher" }),
+      metrics,
+    });
+    const opaquePorts = new OpaquePortsWatcher(cluster, {
+      defaultOpaquePorts: options.defaultOpaquePorts,
+      logger: logger.child({ component: "opaque-ports-watcher" }),
+      metrics,
+    });
+    cleanups.push(() => {
+      endpoints.stop();
+      workloads.stop();
+      profiles.stop();
+      opaquePorts.stop();
+    });
+
+    await cluster.start();
+    await withTimeout(
+      cluster.whenSynced(),
+      options.cacheSyncTimeoutMs,
+      () => new CacheSyncTimeoutError(`caches not synced after ${options.cacheSyncTimeoutMs} ms`),
+    );
+    logger.info("caches synced", { ms: Math.round(performance.now() - startedAt) });
+
+    const translatorConfig: EndpointTranslatorConfig = {
+      controllerNamespace: options.controllerNamespace,
+      identityTrustDomain: options.identityTrustDomain,
+      enableH2Upgrade: options.enableH2Upgrade,
+      forceOpaqueTransport: options.forceOpaqueTransport,
+      meshedHttp2ClientParams: options.meshedHttp2ClientParams,
+      extEndpointZoneWeights: options.extEndpointZoneWeights,
+      defaultOpaquePorts: options.defaultOpaquePorts,
+    };
+    const streams = new OpenStreams();
+    const ctx: DestinationContext = {
+      cluster,
+      endpoints,
+      workloads,
+      profiles,
+      opaquePorts,
+      endpointTranslation: new EndpointTranslation(
+        translatorConfig,
+        logger.child({ component: "translator" }),
+      ),
+      translatorConfig,
+      clusterDomain: options.clusterDomain,
+      streamQueueCapacity: options.streamQueueCapacity,
+      grpcMetrics: new GrpcServerMetrics(registry),
+      overflowMetrics: queueOverflowMetrics(metrics),
+      streams,
+      logger: logger.child({ component: "grpc" }),
+    };
+    const destination: DestinationServer = {
+      get: (call) => handleGet(ctx, call),
+      getProfile: (call) => handleGetProfile(ctx, call),
+    };
+    const grpc: GrpcServer = await startGrpcServer(destination, grpcListen, options, logger);
+    cleanups.push(async () => {
+      streams.endAll();
+      await grpc.shutdown(options.shutdownTimeoutMs);
+    });
+    admin.markReady();
+    logger.info("ready", {
+      grpcPort: grpc.port,
+      adminPort: admin.port,
+      ms: Math.round(performance.now() - startedAt),
+    });
+
+    let closing: Promise<void> | undefined;
+    return {
+      grpcPort: grpc.port,
+      adminPort: admin.port,
+      registry,
+      close: () => {
+        closing ??= release();
+        return closing;
+      },
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+import type { EndpointsWatcher } from "@destination/endpoints-watcher";
+import type { Cluster } from "@destination/k8s-discovery";
+import type { WorkloadWatcher } from "@destination/pod-watcher";
+import type { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
+import type { EndpointTranslation, EndpointTranslatorConfig } from "@destination/translators";
+import type { ServerLogger } from "../logging/server-logger.js";
+import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
+import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
+import type { OpenStreams } from "../streams/stream-session.js";
+
+/** What the Get and GetProfile handlers are built from: one per server. */
+export interface DestinationContext {
+  readonly cluster: Cluster;
+  readonly endpoints: EndpointsWatcher;
+  readonly workloads: WorkloadWatcher;
+  readonly profiles: ProfileWatcher;
+  readonly opaquePorts: OpaquePortsWatcher;
+  /** Shared by every Get stream, so that streams in one zone share translated messages. */
+  readonly endpointTranslation: EndpointTranslation;
+  readonly translatorConfig: EndpointTranslatorConfig;
+  readonly clusterDomain: string;
+  readonly streamQueueCapacity: number;
+  readonly grpcMetrics: GrpcServerMetrics;
+  readonly overflowMetrics: QueueOverflowMetrics;
+  readonly streams: OpenStreams;
+  readonly logger: ServerLogger;
+}
+
+export const DESTINATION_SERVICE_NAME = "io.linkerd.proxy.destination.Destination";

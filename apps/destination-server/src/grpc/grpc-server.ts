@@ -1,0 +1,91 @@
+import { type DestinationServer, DestinationService } from "@destination/proto";
+import * as grpc from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { formatListenAddress } from "../config/listen-address.js";
+import type { ServerLogger } from "../logging/server-logger.js";
+import { addReflection } from "./reflection.js";
+
+export interface GrpcTransportOptions {
+  /** Shortest client ping interval accepted (decision 10). */
+  readonly minPingIntervalMs: number;
+  readonly keepalivePermitWithoutCalls: boolean;
+  /** 0: no cap of the server's own (api.md §1: proxies multiplex hundreds of lookups). */
+  readonly maxConcurrentStreams: number;
+}
+
+export interface GrpcServer {
+  readonly port: number;
+  /** Stops accepting, waits for calls to finish up to `timeoutMs`, then closes what is left. */
+  shutdown(timeoutMs: number): Promise<void>;
+}
+
+/**
+ * grpc-js never answers client pings with `too_many_pings`; the keepalive options are still
+ * passed so the limits are visible (and take effect should grpc-js start enforcing them).
+ */
+function channelOptions(options: GrpcTransportOptions): grpc.ServerOptions {
+  return {
+    "grpc.keepalive_permit_without_calls": options.keepalivePermitWithoutCalls ? 1 : 0,
+    "grpc.http2.min_ping_interval_without_data_ms": options.minPingIntervalMs,
+    "grpc.http2.min_time_between_pings_ms": options.minPingIntervalMs,
+    ...(options.maxConcurrentStreams > 0
+      ? { "grpc.max_concurrent_streams": options.maxConcurrentStreams }
+      : {}),
+  };
+}
+
+function bind(server: grpc.Server, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) =>
+      err ? reject(err) : resolve(port),
+    );
+  });
+}
+
+/**
+ * Builds the gRPC server (Destination, health, reflection) and binds it. Called only once the
+ * caches have synced (X-1), so the port accepts connections only when answers are complete.
+ */
+export async function startGrpcServer(
+  destination: DestinationServer,
+  listen: { host: string; port: number },
+  transport: GrpcTransportOptions,
+  logger: ServerLogger,
+): Promise<GrpcServer> {
+  const server = new grpc.Server(channelOptions(transport));
+  server.addService(DestinationService, destination);
+  const health = new HealthImplementation({ "": "SERVING" });
+  health.setStatus("io.linkerd.proxy.destination.Destination", "SERVING");
+  health.addToServer(server);
+  addReflection(server);
+
+  let port: number;
+  if (listen.host === "") {
+    // Every interface: dual-stack where the host has IPv6, IPv4 otherwise.
+    port = await bind(server, formatListenAddress("::", listen.port)).catch(() =>
+      bind(server, formatListenAddress("0.0.0.0", listen.port)),
+    );
+  } else {
+    port = await bind(server, formatListenAddress(listen.host, listen.port));
+  }
+  logger.info("gRPC server listening", { addr: formatListenAddress(listen.host, port) });
+
+  return {
+    port,
+    shutdown(timeoutMs) {
+      health.setStatus("", "NOT_SERVING");
+      return new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          logger.warn("graceful shutdown timed out; closing connections");
+          server.forceShutdown();
+          resolve();
+        }, timeoutMs);
+        force.unref();
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,18 @@
+// Public API of @destination/server: start the destination service in-process (tests,
+// benchmarks, embedding), or parse a command line the way the binary does.
+
+export type { CommandLine } from "./config/flag-options.js";
+export { ConfigError, parseCommandLine } from "./config/flag-options.js";
+export { FlagError } from "./config/go-flags.js";
+export { CHART_MESHED_HTTP2_CLIENT_PARAMS, SERVER_FLAGS } from "./config/server-flags.js";
+export type { RunningDestinationServer } from "./destination-server.js";
+export { CacheSyncTimeoutError, startDestinationServer } from "./destination-server.js";
+export type {
+  LogFormat,
+  LogLevel,
+  ServerLogger,
+  ServerLoggerOptions,
+} from "./logging/server-logger.js";
+export { createServerLogger } from "./logging/server-logger.js";
+export type { DestinationServerOptions } from "./server-options.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,102 @@
+import type {
+  CounterMetric,
+  GaugeMetric,
+  HistogramMetric,
+  MetricLabels,
+  MetricsRegistry,
+} from "@destination/k8s-discovery";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+
+type Collect = () => readonly { labels: MetricLabels; value: number }[];
+
+/**
+ * The packages' metrics seam backed by prom-client. Asking twice for one name returns the same
+ * metric (two watchers, or a local and a remote cluster, share series), and collected gauges of
+ * one name add their series together.
+ */
+export class PromMetricsRegistry implements MetricsRegistry {
+  readonly #registry: Registry;
+  readonly #metrics = new Map<string, unknown>();
+  readonly #collectors = new Map<string, Collect[]>();
+
+  constructor(registry: Registry) {
+    this.#registry = registry;
+  }
+
+  gauge(name: string, help: string, labelNames: readonly string[]): GaugeMetric {
+    const gauge = this.#once(
+      name,
+      () => new Gauge({ name, help, labelNames, registers: [this.#registry] }),
+    );
+    return {
+      set: (labels, value) => gauge.set(labels, value),
+      inc: (labels, by = 1) => gauge.inc(labels, by),
+      dec: (labels, by = 1) => gauge.dec(labels, by),
+      remove: (labels) => gauge.remove(labels),
+    };
+  }
+
+  counter(name: string, help: string, labelNames: readonly string[]): CounterMetric {
+    const counter = this.#once(
+      name,
+      () => new Counter({ name, help, labelNames, registers: [this.#registry] }),
+    );
+    return {
+      inc: (labels, by = 1) => counter.inc(labels, by),
+      remove: (labels) => counter.remove(labels),
+    };
+  }
+
+  histogram(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    buckets: readonly number[],
+  ): HistogramMetric {
+    const histogram = this.#once(
+      name,
+      () =>
+        new Histogram({
+          name,
+          help,
+          labelNames,
+          buckets: [...buckets],
+          registers: [this.#registry],
+        }),
+    );
+    return { observe: (labels, value) => histogram.observe(labels, value) };
+  }
+
+  collectedGauge(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    collect: Collect,
+  ): void {
+    const collectors = this.#collectors.get(name);
+    if (collectors !== undefined) {
+      collectors.push(collect);
+      return;
+    }
+    const all: Collect[] = [collect];
+    this.#collectors.set(name, all);
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [this.#registry],
+      collect() {
+        this.reset();
+        for (const c of all) for (const { labels, value } of c()) this.set(labels, value);
+      },
+    });
+  }
+
+  #once<M>(name: string, make: () => M): M {
+    const existing = this.#metrics.get(name);
+    if (existing !== undefined) return existing as M;
+    const metric = make();
+    this.#metrics.set(name, metric);
+    return metric;
+  }
+}

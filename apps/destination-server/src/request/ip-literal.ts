@@ -1,0 +1,14 @@
+// IP literals as Go's `net.ParseIP` reads them (api.md §2.4). Node's address grammar is Go's
+// (no leading zeros in IPv4 octets, embedded IPv4 only in the last 32 bits, one `::` that
+// stands for at least one group) except that it accepts zones, which Go's ParseIP refuses.
+import { isIP } from "node:net";
+import { canonicalIp } from "@destination/k8s-discovery";
+
+/**
+ * The canonical text of an IP literal (compressed IPv6, IPv4-mapped as dotted IPv4: the keys
+ * of every IP index), or undefined when `text` is a name.
+ */
+export function canonicalIpLiteral(text: string): string | undefined {
+  if (text.includes("%") || isIP(text) === 0) return undefined;
+  return canonicalIp(text);
+}

@@ -1,0 +1,150 @@
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
+import { StatusError } from "../grpc/status-error.js";
+import {
+  getServiceNotFound,
+  profileServiceNotFound,
+  routeGet,
+  routeGetProfile,
+  type ServiceRef,
+} from "./request-routes.js";
+
+const DOMAIN = "cluster.local";
+
+function failure(run: () => unknown): { code: status; details: string } {
+  try {
+    run();
+  } catch (err) {
+    if (err instanceof StatusError) return { code: err.code, details: err.details };
+    throw err;
+  }
+  throw new Error("expected a StatusError");
+}
+
+describe("routeGet", () => {
+  it("routes a service authority, with port 80 by default", () => {
+    expect(routeGet("web.emojivoto.svc.cluster.local", DOMAIN)).toEqual({
+      service: { namespace: "emojivoto", name: "web" },
+      port: 80,
+      instance: "",
+    });
+    expect(routeGet("db-0.db.data.svc.cluster.local:5432", DOMAIN)).toEqual({
+      service: { namespace: "data", name: "db" },
+      port: 5432,
+      instance: "db-0",
+    });
+  });
+
+  it("answers Invalid authority for bad authorities and names (capital I, Q14)", () => {
+    for (const path of ["web:0", "web:x", "::1", "web.ns:80", "a.b.svc.cluster.local.:80"]) {
+      expect(failure(() => routeGet(path, DOMAIN))).toEqual({
+        code: status.INVALID_ARGUMENT,
+        details: `Invalid authority: ${path}`,
+      });
+    }
+  });
+
+  it("refuses IP queries", () => {
+    expect(failure(() => routeGet("10.1.2.3:80", DOMAIN))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: "IP queries not supported by Get API: host=10.1.2.3",
+    });
+    expect(failure(() => routeGet("[::1]:80", DOMAIN))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: "IP queries not supported by Get API: host=::1",
+    });
+  });
+
+  it("treats IPv4 with leading zeros as a name", () => {
+    expect(failure(() => routeGet("010.1.2.3:80", DOMAIN)).details).toBe(
+      "Invalid authority: 010.1.2.3:80",
+    );
+  });
+});
+
+describe("routeGetProfile", () => {
+  const none = () => [];
+
+  it("routes names to the service flow with the host as FQN", () => {
+    expect(routeGetProfile("web.emojivoto.svc.cluster.local:8080", DOMAIN, none)).toEqual({
+      kind: "service",
+      service: { namespace: "emojivoto", name: "web" },
+      fqn: "web.emojivoto.svc.cluster.local",
+      port: 8080,
+    });
+  });
+
+  it("routes instance names to the endpoint flow", () => {
+    expect(routeGetProfile("db-0.db.data.svc.cluster.local:5432", DOMAIN, none)).toEqual({
+      kind: "instance",
+      service: { namespace: "data", name: "db" },
+      hostname: "db-0",
+      port: 5432,
+    });
+  });
+
+  it("routes a cluster IP to its service and any other IP to the endpoint flow", () => {
+    const web: ServiceRef = { namespace: "emojivoto", name: "web" };
+    const byIp = (ip: string) => (ip === "10.96.0.10" ? [web] : []);
+    expect(routeGetProfile("10.96.0.10:80", DOMAIN, byIp)).toEqual({
+      kind: "service",
+      service: web,
+      fqn: "web.emojivoto.svc.cluster.local",
+      port: 80,
+    });
+    expect(routeGetProfile("[::ffff:10.1.0.5]:8080", DOMAIN, byIp)).toEqual({
+      kind: "ip",
+      ip: "10.1.0.5",
+      port: 8080,
+    });
+  });
+
+  it("fails on conflicting cluster IPs", () => {
+    const two = () => [
+      { namespace: "a", name: "x" },
+      { namespace: "b", name: "y" },
+    ];
+    expect(failure(() => routeGetProfile("10.96.0.10:80", DOMAIN, two))).toEqual({
+      code: status.FAILED_PRECONDITION,
+      details: "found 2 services with conflicting cluster IP 10.96.0.10",
+    });
+  });
+
+  it("quotes authority errors with Go %q (lower-case invalid, Q14)", () => {
+    expect(failure(() => routeGetProfile("web:0", DOMAIN, none))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'invalid authority: "web:0": "invalid port 0"',
+    });
+    expect(failure(() => routeGetProfile("a:b", DOMAIN, none)).details).toBe(
+      'invalid authority: "a:b": "invalid port b: strconv.Atoi: parsing \\"b\\": invalid syntax"',
+    );
+    expect(failure(() => routeGetProfile("::1", DOMAIN, none)).details).toBe(
+      'invalid authority: "::1": "invalid destination: address ::1: too many colons in address"',
+    );
+  });
+
+  it("quotes service-name errors", () => {
+    expect(failure(() => routeGetProfile("web.ns:80", DOMAIN, none))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details:
+        'invalid service "web.ns": "name web.ns does not match cluster domain cluster.local"',
+    });
+    expect(failure(() => routeGetProfile("ns.svc.cluster.local", DOMAIN, none)).details).toBe(
+      'invalid service "ns.svc.cluster.local": "invalid k8s service ns.svc.cluster.local"',
+    );
+  });
+});
+
+describe("lookup errors", () => {
+  it("spells Get's and GetProfile's not-found differently", () => {
+    const ref = { namespace: "ns", name: "web" };
+    expect(getServiceNotFound(ref).toStatus()).toMatchObject({
+      code: status.NOT_FOUND,
+      details: "Service web.ns not found",
+    });
+    expect(profileServiceNotFound(ref).toStatus()).toMatchObject({
+      code: status.UNKNOWN,
+      details: 'service "web" not found',
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import { status } from "@grpc/grpc-js";
+import { StatusError } from "../grpc/status-error.js";
+import { AuthorityError, parseAuthority } from "./authority.js";
+import { goQuote } from "./go-quote.js";
+import { canonicalIpLiteral } from "./ip-literal.js";
+import { parseServiceName, ServiceNameError } from "./service-name.js";
+
+export interface ServiceRef {
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (api.md §3.1). */
+export interface GetRoute {
+  readonly service: ServiceRef;
+  readonly port: number;
+  /** The instance hostname, or "". */
+  readonly instance: string;
+}
+
+/** Where a `GetProfile` goes (api.md §4.1). */
+export type ProfileRoute =
+  | { readonly kind: "service"; readonly service: ServiceRef; readonly fqn: string; port: number }
+  | { readonly kind: "ip"; readonly ip: string; readonly port: number }
+  | {
+      readonly kind: "instance";
+      readonly service: ServiceRef;
+      readonly hostname: string;
+      readonly port: number;
+    };
+
+const invalid = (details: string) => new StatusError(status.INVALID_ARGUMENT, details);
+
+/** Routes a Get, or throws the StatusError of api.md §2.6 (capitalised "Invalid", Q14). */
+export function routeGet(path: string, clusterDomain: string): GetRoute {
+  let authority: { host: string; port: number };
+  try {
+    authority = parseAuthority(path);
+  } catch (err) {
+    if (err instanceof AuthorityError) throw invalid(`Invalid authority: ${path}`);
+    throw err;
+  }
+  if (canonicalIpLiteral(authority.host) !== undefined) {
+    throw invalid(`IP queries not supported by Get API: host=${authority.host}`);
+  }
+  try {
+    const name = parseServiceName(authority.host, clusterDomain);
+    return {
+      service: { namespace: name.namespace, name: name.name },
+      port: authority.port,
+      instance: name.instance,
+    };
+  } catch (err) {
+    if (err instanceof ServiceNameError) throw invalid(`Invalid authority: ${path}`);
+    throw err;
+  }
+}
+
+/**
+ * Routes a GetProfile, or throws the StatusError of api.md §2.6 (lower-case "invalid" and Go
+ * `%q` quoting). `servicesByClusterIp` answers which Services own a cluster IP.
+ */
+export function routeGetProfile(
+  path: string,
+  clusterDomain: string,
+  servicesByClusterIp: (ip: string) => readonly ServiceRef[],
+): ProfileRoute {
+  let authority: { host: string; port: number };
+  try {
+    authority = parseAuthority(path);
+  } catch (err) {
+    if (err instanceof AuthorityError) {
+      throw invalid(`invalid authority: ${goQuote(path)}: ${goQuote(err.message)}`);
+    }
+    throw err;
+  }
+  const { host, port } = authority;
+  const ip = canonicalIpLiteral(host);
+  if (ip !== undefined) {
+    const services = servicesByClusterIp(ip);
+    if (services.length > 1) {
+      throw new StatusError(
+        status.FAILED_PRECONDITION,
+        `found ${services.length} services with conflicting cluster IP ${ip}`,
+      );
+    }
+    const service = services[0];
+    if (service === undefined) return { kind: "ip", ip, port };
+    const fqn = `${service.name}.${service.namespace}.svc.${clusterDomain}`;
+    return { kind: "service", service, fqn, port };
+  }
+  let name: ReturnType<typeof parseServiceName>;
+  try {
+    name = parseServiceName(host, clusterDomain);
+  } catch (err) {
+    if (err instanceof ServiceNameError) {
+      throw invalid(`invalid service ${goQuote(host)}: ${goQuote(err.message)}`);
+    }
+    throw err;
+  }
+  const service = { namespace: name.namespace, name: name.name };
+  if (name.instance === "") return { kind: "service", service, fqn: host, port };
+  return { kind: "instance", service, hostname: name.instance, port };
+}
+
+/** Get on a Service the cache does not hold. */
+export function getServiceNotFound(service: ServiceRef): StatusError {
+  return new StatusError(
+    status.NOT_FOUND,
+    `Service ${service.name}.${service.namespace} not found`,
+  );
+}
+
+/** GetProfile's service flow on a missing Service: the informer's raw not-found text. */
+export function profileServiceNotFound(service: ServiceRef): StatusError {
+  return new StatusError(status.UNKNOWN, `service ${goQuote(service.name)} not found`);
+}
+
+/** An ExternalName Service, on Get or on GetProfile for a port it defines. */
+export function externalNameService(path: string): StatusError {
+  return invalid(`Invalid authority: ${path}`);
+}

@@ -1,0 +1,33 @@
+/** A Kubernetes service authority (api.md §2.5), with the StatefulSet-style instance if any. */
+export interface ServiceName {
+  readonly namespace: string;
+  readonly name: string;
+  /** The first label of `<instance>.<svc>.<ns>.svc.<domain>`, else "". */
+  readonly instance: string;
+}
+
+/** Why a host is not a service name; `message` is upstream's text. */
+export class ServiceNameError extends Error {
+  override readonly name = "ServiceNameError";
+}
+
+/**
+ * Parses `<svc>.<ns>.svc.<domain>` or `<instance>.<svc>.<ns>.svc.<domain>`, comparing the
+ * suffix exactly (no trailing dot, no short names), as upstream's `parseK8sServiceName`.
+ */
+export function parseServiceName(host: string, clusterDomain: string): ServiceName {
+  const labels = host.split(".");
+  const suffix = ["svc", ...clusterDomain.split(".")];
+  const offset = labels.length - suffix.length;
+  const matches = offset >= 0 && suffix.every((label, i) => labels[offset + i] === label);
+  if (!matches) {
+    throw new ServiceNameError(`name ${host} does not match cluster domain ${clusterDomain}`);
+  }
+  if (offset === 2) {
+    return { name: labels[0] ?? "", namespace: labels[1] ?? "", instance: "" };
+  }
+  if (offset === 3) {
+    return { instance: labels[0] ?? "", name: labels[1] ?? "", namespace: labels[2] ?? "" };
+  }
+  throw new ServiceNameError(`invalid k8s service ${host}`);
+}

@@ -1,0 +1,54 @@
+import type { Cluster } from "@destination/k8s-discovery";
+import type { Http2ClientParams } from "@destination/proto";
+import type { ServerLogger } from "./logging/server-logger.js";
+
+/** Everything `startDestinationServer` takes; the CLI builds it from flags (api.md §7). */
+export interface DestinationServerOptions {
+  /** gRPC listen address, Go style (`:8086`, `127.0.0.1:0`). Default `:8086`. */
+  readonly addr?: string;
+  /** Admin listen address. Default `:9996`. */
+  readonly metricsAddr?: string;
+  /** A cluster to serve (tests, benchmarks); otherwise `manifests` or a real cluster. */
+  readonly cluster?: Cluster;
+  /** A folder of manifests to serve and watch. */
+  readonly manifests?: string;
+  readonly kubeconfig?: string;
+  readonly kubeContext?: string;
+  readonly controllerNamespace?: string;
+  readonly identityTrustDomain?: string;
+  readonly clusterDomain?: string;
+  /** `outbound-transport-mode=transport-header`. */
+  readonly forceOpaqueTransport?: boolean;
+  readonly enableH2Upgrade?: boolean;
+  readonly enableEndpointSlices?: boolean;
+  readonly enableIpv6?: boolean;
+  readonly defaultOpaquePorts?: ReadonlySet<number>;
+  readonly streamQueueCapacity?: number;
+  readonly meshedHttp2ClientParams?: Http2ClientParams;
+  readonly extEndpointZoneWeights?: boolean;
+  /** Shortest client ping interval accepted (decision 10). Default 10 s. */
+  readonly minPingIntervalMs?: number;
+  readonly keepalivePermitWithoutCalls?: boolean;
+  /** Streams per connection; 0 or absent means no cap of the server's own. */
+  readonly maxConcurrentStreams?: number;
+  /** Default 60 s (X-1). */
+  readonly cacheSyncTimeoutMs?: number;
+  /** Default 10 s. */
+  readonly shutdownTimeoutMs?: number;
+  readonly logger?: ServerLogger;
+}
+
+/** The options with every default applied. */
+export interface ResolvedServerOptions
+  extends Required<
+    Omit<
+      DestinationServerOptions,
+      "cluster" | "manifests" | "kubeconfig" | "kubeContext" | "meshedHttp2ClientParams"
+    >
+  > {
+  readonly cluster: Cluster | undefined;
+  readonly manifests: string | undefined;
+  readonly kubeconfig: string | undefined;
+  readonly kubeContext: string | undefined;
+  readonly meshedHttp2ClientParams: Http2ClientParams | undefined;
+}

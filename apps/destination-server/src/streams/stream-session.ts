@@ -1,0 +1,138 @@
+import type * as grpc from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
+import { StatusError } from "../grpc/status-error.js";
+import type { ServerLogger } from "../logging/server-logger.js";
+import type { CallMetrics } from "../metrics/grpc-server-metrics.js";
+import { StreamQueue } from "./stream-queue.js";
+
+/** The open streams of a server, so that shutdown can end each of them with OK. */
+export class OpenStreams {
+  readonly #sessions = new Set<{ end(reason: "shutdown"): void }>();
+  #closed = false;
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  add(session: { end(reason: "shutdown"): void }): void {
+    this.#sessions.add(session);
+  }
+
+  delete(session: { end(reason: "shutdown"): void }): void {
+    this.#sessions.delete(session);
+  }
+
+  /** Ends every open stream with OK and refuses new ones (api.md §6, shutdown). */
+  endAll(): void {
+    this.#closed = true;
+    for (const session of [...this.#sessions]) session.end("shutdown");
+  }
+}
+
+export interface StreamSessionOptions<T> {
+  readonly call: grpc.ServerWritableStream<unknown, unknown>;
+  readonly streams: OpenStreams;
+  readonly metrics: CallMetrics;
+  readonly logger: ServerLogger;
+  readonly capacity: number;
+  readonly encode: (message: T) => Uint8Array;
+  /** Every message the queue refused (Get and service profiles count each one). */
+  readonly onRefused?: () => void;
+  /** The overflow that ends the stream (endpoint profiles count only this one). */
+  readonly onOverflow?: () => void;
+}
+
+/**
+ * One Get or GetProfile call from start to end: its bounded queue (the sink translators write
+ * to), the subscriptions to release, and how it ends. It ends exactly once: with OK when the
+ * queue overflows or the server shuts down, with an error status when the request fails, or
+ * because the client went away; in every case the subscriptions are released.
+ */
+export class StreamSession<T extends object> {
+  readonly sink: StreamQueue<T>;
+  readonly #call: grpc.ServerWritableStream<unknown, unknown>;
+  readonly #streams: OpenStreams;
+  readonly #metrics: CallMetrics;
+  readonly #logger: ServerLogger;
+  readonly #cleanups: (() => void)[] = [];
+  #ended = false;
+
+  constructor(options: StreamSessionOptions<T>) {
+    this.#call = options.call;
+    this.#streams = options.streams;
+    this.#metrics = options.metrics;
+    this.#logger = options.logger;
+    this.sink = new StreamQueue<T>({
+      call: options.call,
+      capacity: options.capacity,
+      encode: options.encode,
+      onRefused: options.onRefused,
+      onWritten: () => options.metrics.sent(),
+      onOverflow: () => {
+        options.onOverflow?.();
+        this.#logger.warn("stream fell behind and is ended; the client will resubscribe");
+        // Not from inside the watcher's listener call: ending unsubscribes.
+        queueMicrotask(() => this.end("overflow"));
+      },
+      logger: options.logger,
+    });
+    options.streams.add(this);
+    options.call.on("cancelled", () => this.#finish(status.OK, "cancelled"));
+    options.call.on("error", (err: unknown) => {
+      this.#logger.debug("stream error", { error: err });
+    });
+  }
+
+  /** Runs `cleanup` when the stream ends (at once if it already has). */
+  onEnd(cleanup: () => void): void {
+    if (this.#ended) this.#runCleanup(cleanup);
+    else this.#cleanups.push(cleanup);
+  }
+
+  /** Ends the call with status OK. */
+  end(reason: "overflow" | "shutdown"): void {
+    if (!this.#finish(status.OK, reason)) return;
+    try {
+      this.#call.end();
+    } catch (err) {
+      this.#logger.debug("failed to end a stream", { error: err });
+    }
+  }
+
+  /** Ends the call with an error status (api.md §2.6). */
+  fail(error: StatusError): void {
+    if (!this.#finish(error.code, "failed")) return;
+    this.#logger.debug("request refused", { code: error.code, details: error.details });
+    this.#call.emit("error", error.toStatus());
+  }
+
+  /** Ends the call for an error that is not a StatusError: logged, answered UNKNOWN. */
+  failUnexpected(err: unknown): void {
+    this.#logger.error("stream failed", { error: err });
+    const message = err instanceof Error ? err.message : String(err);
+    this.fail(new StatusError(status.UNKNOWN, message));
+  }
+
+  #finish(code: status, reason: string): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    this.sink.close();
+    this.#streams.delete(this);
+    this.#metrics.handled(code);
+    this.#logger.debug("stream ended", { reason });
+    for (const cleanup of this.#cleanups.splice(0)) this.#runCleanup(cleanup);
+    return true;
+  }
+
+  #runCleanup(cleanup: () => void): void {
+    try {
+      cleanup();
+    } catch (err) {
+      this.#logger.error("failed to release a subscription", { error: err });
+    }
+  }
+}

@@ -1,0 +1,115 @@
+import { connect } from "node:net";
+import { MemoryCluster } from "@destination/k8s-discovery";
+import { afterEach, describe, expect, it } from "vitest";
+import { CacheSyncTimeoutError, createServerLogger, startDestinationServer } from "../src/index.js";
+import { freePort } from "./support/free-port.js";
+import { GatedCluster } from "./support/gated-cluster.js";
+import { service } from "./support/objects.js";
+import { get } from "./support/stream-recorder.js";
+import { adminGet, metricValue, startTestServer, type TestServer } from "./support/test-server.js";
+
+const quiet = () => createServerLogger({ sink: { write: () => true } });
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("admin server", () => {
+  it("answers /ping, /live, /ready and 404", async () => {
+    server = await startTestServer();
+    expect(await server.admin("/ping")).toEqual({ status: 200, body: "pong\n" });
+    expect(await server.admin("/live")).toEqual({ status: 200, body: "pong\n" });
+    expect(await server.admin("/ready")).toEqual({ status: 200, body: "ok\n" });
+    expect((await server.admin("/nope")).status).toBe(404);
+    expect((await server.admin("/debug/pprof/")).status).toBe(404);
+  });
+
+  it("exposes gRPC, cache, watcher and process metrics", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service("ns", "web", [{ port: 80 }]));
+    server = await startTestServer({ cluster });
+    const before = (await server.admin("/metrics")).body;
+    // Not pre-initialised: a method's series appear on its first call.
+    expect(before).not.toContain('grpc_method="Get"');
+    expect(metricValue(before, "service_cache_size", { cluster: "local" })).toBe(1);
+    expect(metricValue(before, "pod_cache_size", { cluster: "local" })).toBe(0);
+    expect(before).toContain("process_cpu_user_seconds_total");
+    expect(before).toContain("nodejs_eventloop_lag_seconds");
+
+    const stream = get(server.client, "web.ns.svc.cluster.local:80");
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { namespace: "ns", service: "web", port: "80" },
+      1,
+    );
+    const labels = {
+      grpc_type: "server_stream",
+      grpc_service: "io.linkerd.proxy.destination.Destination",
+      grpc_method: "Get",
+    };
+    expect(await server.metric("grpc_server_started_total", labels)).toBe(1);
+    expect(await server.metric("grpc_server_msg_received_total", labels)).toBe(1);
+    stream.cancel();
+    await server.waitForMetric("grpc_server_handled_total", { ...labels, grpc_code: "OK" }, 1);
+    const after = (await server.admin("/metrics")).body;
+    expect(after).toContain(
+      'grpc_server_handling_seconds_bucket{le="3600",grpc_type="server_stream",grpc_service="io.linkerd.proxy.destination.Destination",grpc_method="Get"} 1',
+    );
+    expect(after).toMatch(/grpc_server_handling_seconds_bucket\{le="0.1",/);
+    expect(after).toMatch(/grpc_server_handling_seconds_bucket\{le="300",/);
+    expect(after).toContain("# TYPE endpoint_updates_queue_overflow counter");
+  });
+
+  it("is not ready, and gRPC is not listening, until the caches sync (X-1)", async () => {
+    const cluster = new GatedCluster();
+    const [grpcPort, adminPort] = [await freePort(), await freePort()];
+    const starting = startDestinationServer({
+      cluster,
+      addr: `127.0.0.1:${grpcPort}`,
+      metricsAddr: `127.0.0.1:${adminPort}`,
+      logger: quiet(),
+    });
+    // The admin server comes up first; poll until it answers.
+    let ready = await adminGet(adminPort, "/ready").catch(() => undefined);
+    while (ready === undefined) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      ready = await adminGet(adminPort, "/ready").catch(() => undefined);
+    }
+    expect(ready).toEqual({ status: 500, body: "not ready\n" });
+    expect(await adminGet(adminPort, "/ping")).toEqual({ status: 200, body: "pong\n" });
+    expect(await canConnect(grpcPort)).toBe(false);
+    cluster.release();
+    const running = await starting;
+    expect(running.grpcPort).toBe(grpcPort);
+    expect(await adminGet(adminPort, "/ready")).toEqual({ status: 200, body: "ok\n" });
+    expect(await canConnect(grpcPort)).toBe(true);
+    await running.close();
+  });
+
+  it("gives up when the caches do not sync in time, releasing the admin port", async () => {
+    const adminPort = await freePort();
+    await expect(
+      startDestinationServer({
+        cluster: new GatedCluster(),
+        addr: "127.0.0.1:0",
+        metricsAddr: `127.0.0.1:${adminPort}`,
+        cacheSyncTimeoutMs: 20,
+        logger: quiet(),
+      }),
+    ).rejects.toBeInstanceOf(CacheSyncTimeoutError);
+    expect(await canConnect(adminPort)).toBe(false);
+  });
+});

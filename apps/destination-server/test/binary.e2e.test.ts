@@ -1,0 +1,95 @@
+import { DestinationClient } from "@destination/proto";
+import * as grpc from "@grpc/grpc-js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { VERSION } from "../src/index.js";
+import { ManifestFolder } from "./support/manifest-folder.js";
+import { pod, service, slice } from "./support/objects.js";
+import { assertBuilt, runBinary, spawnServer } from "./support/spawned-server.js";
+import { get } from "./support/stream-recorder.js";
+import { adminGet } from "./support/test-server.js";
+
+beforeAll(() => assertBuilt());
+
+let folder: ManifestFolder | undefined;
+afterEach(async () => {
+  await folder?.dispose();
+  folder = undefined;
+});
+
+describe("the destination-server binary", () => {
+  it("prints its version", async () => {
+    const run = await runBinary(["--version"]);
+    expect(run).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
+  });
+
+  it("prints usage for -h", async () => {
+    const run = await runBinary(["-h"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("-stream-queue-capacity int");
+  });
+
+  it.each([
+    [
+      ["--stream-queue-capacity=0"],
+      'invalid value "0" for flag -stream-queue-capacity: must be greater than 0',
+    ],
+    [
+      ["--stream-queue-capacity", "-1"],
+      'invalid value "-1" for flag -stream-queue-capacity: must be greater than 0',
+    ],
+    [["--nope"], "flag provided but not defined: -nope"],
+    [["-enable-ipv6=perhaps"], 'invalid value "perhaps" for flag -enable-ipv6: parse error'],
+    [["--meshed-http2-client-params", "{"], undefined],
+    [["--log-format=xml"], undefined],
+    [["--addr"], "flag needs an argument: -addr"],
+  ])("refuses %j with one line and a non-zero exit", async (args, message) => {
+    const run = await runBinary(args);
+    expect(run.code).toBe(2);
+    const lines = run.stderr.split("\n").filter((l) => l !== "");
+    expect(lines).toHaveLength(1);
+    if (message !== undefined) expect(lines[0]).toBe(`destination-server: ${message}`);
+    else expect(lines[0]).toMatch(/^destination-server: invalid value/);
+  });
+
+  it("exits non-zero with one line when the manifests folder does not exist", async () => {
+    const run = await runBinary([
+      "--manifests",
+      "/nonexistent/destination",
+      "--addr",
+      "127.0.0.1:0",
+      "--metrics-addr",
+      "127.0.0.1:0",
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toMatch(/^destination-server: .*nonexistent/);
+  });
+
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "serves a folder, then on %s ends open streams with OK and exits 0",
+    async (signal) => {
+      folder = await ManifestFolder.create();
+      await folder.write(
+        "web.yaml",
+        service("ns", "web", [{ port: 80 }]),
+        pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["h", 80]], meshed: false }),
+        slice("ns", "web-1", "web", [{ port: 80 }], [{ ip: "10.3.0.1", pod: "web-0" }]),
+      );
+      const server = await spawnServer(["--manifests", folder.dir]);
+      expect(await adminGet(server.adminPort, "/ready")).toEqual({ status: 200, body: "ok\n" });
+      const client = new DestinationClient(
+        `127.0.0.1:${server.grpcPort}`,
+        grpc.credentials.createInsecure(),
+      );
+      const stream = get(client, "web.ns.svc.cluster.local:80");
+      expect(await stream.next()).toMatchObject({
+        add: { addrs: [{ addr: { port: 80 } }], metricLabels: { service: "web" } },
+      });
+      server.child.kill(signal);
+      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "OK" });
+      const exit = await server.exit;
+      expect(exit.code).toBe(0);
+      expect(server.logs()).toContain('"msg":"shutting down"');
+      client.close();
+    },
+  );
+});

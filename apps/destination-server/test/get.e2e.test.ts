@@ -1,0 +1,354 @@
+import { MemoryCluster } from "@destination/k8s-discovery";
+import { status } from "@grpc/grpc-js";
+import { afterEach, describe, expect, it } from "vitest";
+import { ipv4, node, opaqueServer, pod, replicaSet, service, slice } from "./support/objects.js";
+import { get } from "./support/stream-recorder.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+const NS = "emojivoto";
+const WEB = "web-svc.emojivoto.svc.cluster.local";
+const identity = (sa: string, ns = NS) =>
+  `${sa}.${ns}.serviceaccount.identity.linkerd.cluster.local`;
+
+/** A meshed pod address as Get sends it with the default flags. */
+function meshedAddr(ip: string, port: number, podName: string, extra: Record<string, string>) {
+  const sa = extra.serviceaccount ?? "default";
+  return {
+    addr: { ip: { ipv4: ipv4(ip) }, port },
+    weight: 10000,
+    metricLabels: {
+      control_plane_ns: "linkerd",
+      pod: podName,
+      serviceaccount: sa,
+      zone: "",
+      zone_locality: "unknown",
+      ...extra,
+    },
+    tlsIdentity: {
+      dnsLikeIdentity: { name: identity(sa) },
+      serverName: { name: identity(sa) },
+    },
+    protocolHint: { h2: {} },
+  };
+}
+
+function webCluster(): MemoryCluster {
+  const cluster = new MemoryCluster();
+  cluster.apply(service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]));
+  cluster.apply(replicaSet(NS, "web-5f86686c4d", "web"));
+  cluster.apply(
+    pod({
+      namespace: NS,
+      name: "web-5f86686c4d-58xq9",
+      ip: "10.244.1.10",
+      ports: [["http", 8080]],
+      replicaSet: "web-5f86686c4d",
+      serviceAccount: "web",
+      labels: { app: "web" },
+    }),
+  );
+  cluster.apply(
+    slice(
+      NS,
+      "web-svc-1",
+      "web-svc",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.244.1.10", pod: "web-5f86686c4d-58xq9" }],
+    ),
+  );
+  return cluster;
+}
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("Get", () => {
+  it("sends the current endpoints of a service as one add, exactly", async () => {
+    server = await startTestServer({ cluster: webCluster() });
+    const stream = get(server.client, `${WEB}:80`);
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [
+          {
+            addr: { ip: { ipv4: 183763210 }, port: 8080 },
+            weight: 10000,
+            metricLabels: {
+              control_plane_ns: "linkerd",
+              deployment: "web",
+              pod: "web-5f86686c4d-58xq9",
+              pod_template_hash: "5f86686c4d",
+              serviceaccount: "web",
+              zone: "",
+              zone_locality: "unknown",
+            },
+            tlsIdentity: {
+              dnsLikeIdentity: {
+                name: "web.emojivoto.serviceaccount.identity.linkerd.cluster.local",
+              },
+              serverName: { name: "web.emojivoto.serviceaccount.identity.linkerd.cluster.local" },
+            },
+            protocolHint: { h2: {} },
+          },
+        ],
+        metricLabels: { namespace: "emojivoto", service: "web-svc" },
+      },
+    });
+    stream.cancel();
+  });
+
+  it("defaults to port 80 and follows adds and removes (add before remove)", async () => {
+    const cluster = webCluster();
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, WEB);
+    await stream.next();
+    // Replace the pod by another one: the new address is added, then the old one removed.
+    cluster.apply(
+      pod({ namespace: NS, name: "web-2", ip: "10.244.1.11", ports: [["http", 8080]] }),
+    );
+    cluster.apply(
+      slice(
+        NS,
+        "web-svc-1",
+        "web-svc",
+        [{ name: "http", port: 8080 }],
+        [{ ip: "10.244.1.11", pod: "web-2" }],
+      ),
+    );
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [meshedAddr("10.244.1.11", 8080, "web-2", { pod: "web-2" })],
+        metricLabels: { namespace: NS, service: "web-svc" },
+      },
+    });
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.10") }, port: 8080 }] },
+    });
+    // The Service goes: every address is removed; no NoEndpoints is ever sent (Q1).
+    cluster.delete("Service", NS, "web-svc");
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.11") }, port: 8080 }] },
+    });
+    stream.cancel();
+  });
+
+  it("stays silent for a service without endpoints until they appear (Q2)", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service(NS, "empty", [{ port: 8080 }]));
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, "empty.emojivoto.svc.cluster.local:8080");
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { namespace: NS, service: "empty", port: "8080" },
+      1,
+    );
+    cluster.apply(pod({ namespace: NS, name: "e-1", ip: "10.244.3.1", ports: [["x", 8080]] }));
+    cluster.apply(
+      slice(NS, "empty-1", "empty", [{ port: 8080 }], [{ ip: "10.244.3.1", pod: "e-1" }]),
+    );
+    // The first message is the add: nothing was sent while the service was empty.
+    expect(await stream.next()).toMatchObject({
+      add: { addrs: [{ addr: { ip: { ipv4: ipv4("10.244.3.1") }, port: 8080 } }] },
+    });
+    stream.cancel();
+  });
+
+  it("keeps a deleted slice's sibling addresses (seed: two slices for one service)", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service(NS, "two", [{ port: 80, targetPort: 8080 }]));
+    cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.4.1", ports: [["h", 8080]] }));
+    cluster.apply(pod({ namespace: NS, name: "b", ip: "10.244.4.2", ports: [["h", 8080]] }));
+    cluster.apply(slice(NS, "two-a", "two", [{ port: 8080 }], [{ ip: "10.244.4.1", pod: "a" }]));
+    cluster.apply(slice(NS, "two-b", "two", [{ port: 8080 }], [{ ip: "10.244.4.2", pod: "b" }]));
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, "two.emojivoto.svc.cluster.local:80");
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [meshedAddr("10.244.4.1", 8080, "a", {}), meshedAddr("10.244.4.2", 8080, "b", {})],
+        metricLabels: { namespace: NS, service: "two" },
+      },
+    });
+    cluster.delete("EndpointSlice", NS, "two-a");
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.244.4.1") }, port: 8080 }] },
+    });
+    // b is still served: a later change to its slice is an add of b's new neighbour only.
+    cluster.apply(pod({ namespace: NS, name: "c", ip: "10.244.4.3", ports: [["h", 8080]] }));
+    cluster.apply(
+      slice(
+        NS,
+        "two-b",
+        "two",
+        [{ port: 8080 }],
+        [
+          { ip: "10.244.4.2", pod: "b" },
+          { ip: "10.244.4.3", pod: "c" },
+        ],
+      ),
+    );
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [meshedAddr("10.244.4.3", 8080, "c", {})],
+        metricLabels: { namespace: NS, service: "two" },
+      },
+    });
+    stream.cancel();
+  });
+
+  it("skips endpoints that are not ready", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service(NS, "half", [{ port: 80, targetPort: 8080 }]));
+    cluster.apply(pod({ namespace: NS, name: "up", ip: "10.244.7.1", ports: [["h", 8080]] }));
+    cluster.apply(pod({ namespace: NS, name: "down", ip: "10.244.7.2", ports: [["h", 8080]] }));
+    cluster.apply(
+      slice(
+        NS,
+        "half-1",
+        "half",
+        [{ port: 8080 }],
+        [
+          { ip: "10.244.7.1", pod: "up" },
+          { ip: "10.244.7.2", pod: "down", ready: false },
+        ],
+      ),
+    );
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, "half.emojivoto.svc.cluster.local:80");
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [meshedAddr("10.244.7.1", 8080, "up", {})],
+        metricLabels: { namespace: NS, service: "half" },
+      },
+    });
+    stream.cancel();
+  });
+
+  it("has no low cap on streams per connection", async () => {
+    server = await startTestServer({ cluster: webCluster() });
+    // One client, so one HTTP/2 connection, as a proxy multiplexes its lookups.
+    const { client } = server;
+    const streams = Array.from({ length: 300 }, () => get(client, `${WEB}:80`));
+    const firsts = await Promise.all(streams.map((s) => s.next()));
+    expect(firsts.every((m) => JSON.stringify(m).includes("web-5f86686c4d-58xq9"))).toBe(true);
+    for (const s of streams) s.cancel();
+  });
+
+  it("filters by instance hostname", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service("data", "pg", [{ port: 5432 }]));
+    cluster.apply(
+      pod({ namespace: "data", name: "pg-0", ip: "10.244.5.1", ports: [["pg", 5432]] }),
+    );
+    cluster.apply(
+      pod({ namespace: "data", name: "pg-1", ip: "10.244.5.2", ports: [["pg", 5432]] }),
+    );
+    cluster.apply(
+      slice(
+        "data",
+        "pg-x",
+        "pg",
+        [{ port: 5432 }],
+        [
+          { ip: "10.244.5.1", pod: "pg-0", hostname: "pg-0" },
+          { ip: "10.244.5.2", pod: "pg-1", hostname: "pg-1" },
+        ],
+      ),
+    );
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, "pg-1.pg.data.svc.cluster.local:5432");
+    const first = (await stream.next()) as { add: { addrs: { addr: unknown }[] } };
+    expect(first.add.addrs.map((a) => a.addr)).toEqual([
+      { ip: { ipv4: ipv4("10.244.5.2") }, port: 5432 },
+    ]);
+    stream.cancel();
+  });
+
+  it("uses the caller's zone from the context token for hints and zone_locality", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(node("node-a", "zone-a"));
+    cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
+    cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
+    cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
+    cluster.apply(
+      slice(
+        NS,
+        "emoji-1",
+        "emoji",
+        [{ port: 8080 }],
+        [
+          { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
+          { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
+        ],
+      ),
+    );
+    server = await startTestServer({ cluster });
+    const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
+    const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [meshedAddr("10.244.6.1", 8080, "e-a", { zone: "zone-a", zone_locality: "local" })],
+        metricLabels: { namespace: NS, service: "emoji" },
+      },
+    });
+    stream.cancel();
+  });
+
+  it("re-sends an address as opaque when a Server marks its port opaque", async () => {
+    const cluster = webCluster();
+    server = await startTestServer({ cluster });
+    const stream = get(server.client, `${WEB}:80`);
+    await stream.next();
+    cluster.apply(opaqueServer(NS, "web-http", { app: "web" }, "http"));
+    const update = (await stream.next()) as { add: { addrs: { protocolHint: unknown }[] } };
+    expect(update.add.addrs[0]?.protocolHint).toEqual({
+      opaqueTransport: { inboundPort: 4143 },
+      opaque: {},
+    });
+    stream.cancel();
+  });
+
+  it("answers the documented errors", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
+    server = await startTestServer({ cluster });
+    const cases: [string, number, string][] = [
+      [
+        "missing.emojivoto.svc.cluster.local:80",
+        status.NOT_FOUND,
+        "Service missing.emojivoto not found",
+      ],
+      [
+        "ext.emojivoto.svc.cluster.local:80",
+        status.INVALID_ARGUMENT,
+        "Invalid authority: ext.emojivoto.svc.cluster.local:80",
+      ],
+      [
+        "10.0.0.1:80",
+        status.INVALID_ARGUMENT,
+        "IP queries not supported by Get API: host=10.0.0.1",
+      ],
+      ["web:99999", status.INVALID_ARGUMENT, "Invalid authority: web:99999"],
+      ["web.emojivoto:80", status.INVALID_ARGUMENT, "Invalid authority: web.emojivoto:80"],
+    ];
+    for (const [path, code, details] of cases) {
+      expect(await get(server.client, path).end, path).toEqual({ code, details });
+    }
+  });
+
+  it("releases its subscription when the client cancels", async () => {
+    server = await startTestServer({ cluster: webCluster() });
+    const stream = get(server.client, `${WEB}:80`);
+    await stream.next();
+    const labels = { namespace: NS, service: "web-svc", port: "80" };
+    expect(await server.metric("endpoints_subscribers", labels)).toBe(1);
+    stream.cancel();
+    await stream.end;
+    // The cancel reaches the server asynchronously: poll the gauge until the series goes.
+    await server.waitForMetric("endpoints_subscribers", labels, undefined);
+    expect(
+      await server.metric("grpc_server_handled_total", { grpc_method: "Get", grpc_code: "OK" }),
+    ).toBe(1);
+  });
+});

@@ -1,0 +1,101 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import * as grpc from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { protoPath as healthProtoPath } from "grpc-health-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+// Generic clients built from the services' own .proto files, as grpcurl would use them.
+type Ctor = new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client;
+const require = createRequire(import.meta.url);
+const reflectionProto = join(
+  dirname(require.resolve("@grpc/reflection")),
+  "../proto/grpc/reflection/v1/reflection.proto",
+);
+const loaded = grpc.loadPackageDefinition(
+  loadSync([healthProtoPath, reflectionProto], { keepCase: true, longs: String, enums: String }),
+) as unknown as {
+  grpc: { health: { v1: { Health: Ctor } }; reflection: { v1: { ServerReflection: Ctor } } };
+};
+
+let server: TestServer;
+let address: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  address = `127.0.0.1:${server.grpcPort}`;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe("gRPC services beside Destination", () => {
+  it("answers health checks as SERVING", async () => {
+    const health = new loaded.grpc.health.v1.Health(
+      address,
+      grpc.credentials.createInsecure(),
+    ) as grpc.Client & {
+      check(req: object, cb: (err: unknown, res: { status: string }) => void): void;
+    };
+    for (const service of ["", "io.linkerd.proxy.destination.Destination"]) {
+      const res = await new Promise<{ status: string }>((resolve, reject) =>
+        health.check({ service }, (err, r) => (err ? reject(err) : resolve(r))),
+      );
+      expect(res.status).toBe("SERVING");
+    }
+    health.close();
+  });
+
+  it("describes the Destination API through server reflection", async () => {
+    const reflection = new loaded.grpc.reflection.v1.ServerReflection(
+      address,
+      grpc.credentials.createInsecure(),
+    ) as grpc.Client & {
+      ServerReflectionInfo(): grpc.ClientDuplexStream<object, Record<string, never>>;
+    };
+    const ask = (request: object) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const call = reflection.ServerReflectionInfo();
+        call.on("data", (res) => {
+          resolve(res);
+          call.end();
+        });
+        call.on("error", reject);
+        call.write(request);
+      });
+
+    const listed = (await ask({ list_services: "" })) as {
+      list_services_response: { service: { name: string }[] };
+    };
+    expect(listed.list_services_response.service.map((s) => s.name)).toEqual(
+      expect.arrayContaining(["io.linkerd.proxy.destination.Destination", "grpc.health.v1.Health"]),
+    );
+
+    const files = (await ask({
+      file_containing_symbol: "io.linkerd.proxy.destination.Destination",
+    })) as { file_descriptor_response: { file_descriptor_proto: Buffer[] } };
+    const descriptors = files.file_descriptor_response.file_descriptor_proto.map((bytes) =>
+      fromBinary(FileDescriptorProtoSchema, bytes),
+    );
+    const service = descriptors.flatMap((d) => d.service).find((s) => s.name === "Destination");
+    expect(
+      service?.method.map((m) => [m.name, m.inputType, m.outputType, m.serverStreaming]),
+    ).toEqual([
+      [
+        "Get",
+        ".io.linkerd.proxy.destination.GetDestination",
+        ".io.linkerd.proxy.destination.Update",
+        true,
+      ],
+      [
+        "GetProfile",
+        ".io.linkerd.proxy.destination.GetDestination",
+        ".io.linkerd.proxy.destination.DestinationProfile",
+        true,
+      ],
+    ]);
+    reflection.close();
+  });
+});

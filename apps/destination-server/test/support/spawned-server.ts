@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const APP = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = `${APP}/bin/destination-server.js`;
+
+/** Fails clearly when the binary has not been built (`turbo run test` builds it first). */
+export function assertBuilt(): void {
+  if (!existsSync(`${APP}/dist/main.js`)) {
+    throw new Error(
+      "apps/destination-server/dist is missing: run `pnpm turbo run build --filter=@destination/server...`",
+    );
+  }
+}
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the binary to completion. */
+export function runBinary(args: string[]): Promise<Exit> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export interface SpawnedServer {
+  readonly child: ChildProcess;
+  readonly grpcPort: number;
+  readonly adminPort: number;
+  readonly exit: Promise<Exit>;
+  /** Lines of stderr so far. */
+  readonly logs: () => string;
+}
+
+/** Starts the binary with JSON logs and resolves once its "ready" line names the ports. */
+export function spawnServer(args: string[]): Promise<SpawnedServer> {
+  const child = spawn(
+    process.execPath,
+    [
+      BIN,
+      "--addr",
+      "127.0.0.1:0",
+      "--metrics-addr",
+      "127.0.0.1:0",
+      "--log-format",
+      "json",
+      ...args,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d) => (stdout += d));
+  const exit = new Promise<Exit>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return new Promise((resolve, reject) => {
+    child.stderr?.on("data", (d) => {
+      stderr += d;
+      for (const line of stderr.split("\n")) {
+        if (!line.startsWith("{")) continue;
+        const record = JSON.parse(line) as { msg: string; grpcPort?: number; adminPort?: number };
+        if (record.msg === "ready" && record.grpcPort && record.adminPort) {
+          resolve({
+            child,
+            grpcPort: record.grpcPort,
+            adminPort: record.adminPort,
+            exit,
+            logs: () => stderr,
+          });
+        }
+      }
+    });
+    exit.then((e) => reject(new Error(`server exited early (${e.code}): ${e.stderr}`)));
+  });
+}
