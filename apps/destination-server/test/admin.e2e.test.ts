@@ -1,12 +1,13 @@
 import { connect } from "node:net";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CacheSyncTimeoutError, createServerLogger, startDestinationServer } from "../src/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
 import { service } from "./support/objects.js";
+import { serverPerTest } from "./support/server-per-test.js";
 import { get } from "./support/stream-recorder.js";
-import { adminGet, metricValue, startTestServer, type TestServer } from "./support/test-server.js";
+import { adminGet, metricValue } from "./support/test-server.js";
 
 const quiet = () => createServerLogger({ sink: { write: () => true } });
 
@@ -21,15 +22,11 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 describe("admin server", () => {
   it("answers /ping, /live, /ready and 404", async () => {
-    server = await startTestServer();
+    const server = await startServer();
     expect(await server.admin("/ping")).toEqual({ status: 200, body: "pong\n" });
     expect(await server.admin("/live")).toEqual({ status: 200, body: "pong\n" });
     expect(await server.admin("/ready")).toEqual({ status: 200, body: "ok\n" });
@@ -40,7 +37,7 @@ describe("admin server", () => {
   it("exposes gRPC, cache, watcher and process metrics", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service("ns", "web", [{ port: 80 }]));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const before = (await server.admin("/metrics")).body;
     // Not pre-initialised: a method's series appear on its first call.
     expect(before).not.toContain('grpc_method="Get"');

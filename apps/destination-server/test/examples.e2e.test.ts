@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
 import { ipv4 } from "./support/objects.js";
 import { get, getProfile } from "./support/stream-recorder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
@@ -7,12 +8,6 @@ import { startTestServer, type TestServer } from "./support/test-server.js";
 // The repository's example cluster, served with the chart's flag values (deploy/).
 const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 const NS = "emojivoto";
-const BUDGET = { retryRatio: Math.fround(0.2), minRetriesPerSecond: 10, ttl: "10s" };
-const id = (sa: string, ns = NS) => `${sa}.${ns}.serviceaccount.identity.linkerd.cluster.local`;
-const tls = (sa: string, ns = NS) => ({
-  dnsLikeIdentity: { name: id(sa, ns) },
-  serverName: { name: id(sa, ns) },
-});
 
 let server: TestServer;
 beforeAll(async () => {
@@ -45,7 +40,7 @@ describe("the example cluster", () => {
               zone: "eu-west-1a",
               zone_locality: "unknown",
             },
-            tlsIdentity: tls("web"),
+            tlsIdentity: tlsIdentityOf("web", NS),
             protocolHint: { h2: {}, opaqueTransport: { inboundPort: 4143 } },
           },
         ],
@@ -87,7 +82,7 @@ describe("the example cluster", () => {
     const stream = getProfile(server.client, "10.96.10.12:8080");
     expect(await stream.next()).toEqual({
       fullyQualifiedName: "voting-svc.emojivoto.svc.cluster.local",
-      retryBudget: BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       dstOverrides: [
         { authority: "voting-svc.emojivoto.svc.cluster.local:8080", weight: 9000 },
         { authority: "voting-v2-svc.emojivoto.svc.cluster.local:8080", weight: 1000 },
@@ -132,7 +127,7 @@ describe("the example cluster", () => {
   it("finds the host-port pod behind a node IP", async () => {
     const stream = getProfile(server.client, "172.18.0.2:9100");
     expect(await stream.next()).toEqual({
-      retryBudget: BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: {
         addr: { ip: { ipv4: ipv4("172.18.0.2") }, port: 9100 },
         weight: 10000,
@@ -144,7 +139,7 @@ describe("the example cluster", () => {
           serviceaccount: "node-exporter",
           zone: "",
         },
-        tlsIdentity: tls("node-exporter", "monitoring"),
+        tlsIdentity: tlsIdentityOf("node-exporter", "monitoring"),
         protocolHint: { h2: {}, opaqueTransport: { inboundPort: 4143 } },
       },
     });

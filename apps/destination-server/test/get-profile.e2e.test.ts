@@ -1,17 +1,24 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
-import { afterEach, describe, expect, it } from "vitest";
-import { ipv4, pod, replicaSet, service, serviceProfile, slice } from "./support/objects.js";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
+import { ipv4, pod, replicaSet, service, serviceProfile } from "./support/objects.js";
+import { pgCluster } from "./support/pg-cluster.js";
+import { serverPerTest } from "./support/server-per-test.js";
 import { getProfile } from "./support/stream-recorder.js";
-import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "emojivoto";
 const WEB_FQN = "web-svc.emojivoto.svc.cluster.local";
-// float32 on the wire: 0.2 comes back as its nearest float32.
-const DEFAULT_BUDGET = { retryRatio: Math.fround(0.2), minRetriesPerSecond: 10, ttl: "10s" };
 const webParent = (port: number) => ({
   resource: { group: "core", kind: "Service", name: "web-svc", namespace: NS, port },
 });
+/** web-svc:80's default profile (no ServiceProfile; Q5: profile_ref holds only the group). */
+const webDefaultProfile = {
+  fullyQualifiedName: WEB_FQN,
+  retryBudget: DEFAULT_RETRY_BUDGET,
+  parentRef: webParent(80),
+  profileRef: { resource: { group: "linkerd.io" } },
+};
 
 function webCluster(): MemoryCluster {
   const cluster = new MemoryCluster();
@@ -23,15 +30,11 @@ function webCluster(): MemoryCluster {
   return cluster;
 }
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 describe("GetProfile, service flow", () => {
   it("sends the default profile when there is no ServiceProfile", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     expect(await stream.next()).toEqual({
       fullyQualifiedName: "web-svc.emojivoto.svc.cluster.local",
@@ -70,7 +73,7 @@ describe("GetProfile, service flow", () => {
         retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
       }),
     );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     const profileRef = {
       resource: { group: "linkerd.io", kind: "ServiceProfile", name: WEB_FQN, namespace: NS },
@@ -108,7 +111,7 @@ describe("GetProfile, service flow", () => {
     );
     expect(await stream.next()).toEqual({
       fullyQualifiedName: WEB_FQN,
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       dstOverrides: [
         { authority: "web-svc.emojivoto.svc.cluster.local:80", weight: 9000 },
         { authority: "web-v2.emojivoto.svc.cluster.local:80", weight: 1000 },
@@ -117,12 +120,7 @@ describe("GetProfile, service flow", () => {
       profileRef,
     });
     cluster.delete("ServiceProfile", NS, WEB_FQN);
-    expect(await stream.next()).toEqual({
-      fullyQualifiedName: WEB_FQN,
-      retryBudget: DEFAULT_BUDGET,
-      parentRef: webParent(80),
-      profileRef: { resource: { group: "linkerd.io" } },
-    });
+    expect(await stream.next()).toEqual(webDefaultProfile);
     stream.cancel();
   });
 
@@ -134,7 +132,7 @@ describe("GetProfile, service flow", () => {
         routes: [{ name: "client", condition: { pathRegex: "/" } }],
       }),
     );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`, '{"ns":"client-ns"}');
     expect(await stream.next()).toMatchObject({
       routes: [{ metricsLabels: { route: "client" } }],
@@ -144,27 +142,22 @@ describe("GetProfile, service flow", () => {
   });
 
   it("sends one empty profile for a port the Service does not define (Q7)", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const stream = getProfile(server.client, `${WEB_FQN}:8080`);
     expect(await stream.next()).toEqual({});
     stream.cancel();
   });
 
   it("serves a cluster IP as its Service", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const stream = getProfile(server.client, "10.96.10.10:80");
-    expect(await stream.next()).toEqual({
-      fullyQualifiedName: WEB_FQN,
-      retryBudget: DEFAULT_BUDGET,
-      parentRef: webParent(80),
-      profileRef: { resource: { group: "linkerd.io" } },
-    });
+    expect(await stream.next()).toEqual(webDefaultProfile);
     stream.cancel();
   });
 
   it("follows the Service's opaque-ports annotation", async () => {
     const cluster = webCluster();
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     expect(await stream.next()).not.toHaveProperty("opaqueProtocol");
     cluster.apply(
@@ -183,7 +176,7 @@ describe("GetProfile, service flow", () => {
   it("sends nothing for an invalid ServiceProfile and keeps the stream open (Q12, Q15)", async () => {
     const cluster = webCluster();
     cluster.apply(serviceProfile(NS, WEB_FQN, { routes: [null] }));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     await server.waitForMetric("profile_subscribers", { namespace: NS, profile: WEB_FQN }, 1);
     expect(server.logs.some((l) => l.includes('"level":"error"'))).toBe(true);
@@ -196,7 +189,7 @@ describe("GetProfile, service flow", () => {
   });
 
   it("releases its watches when the client cancels", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const profile = getProfile(server.client, `${WEB_FQN}:80`, '{"ns":"client-ns"}');
     const endpoint = getProfile(server.client, "10.244.200.1:80");
     await profile.next();
@@ -226,7 +219,7 @@ describe("GetProfile, service flow", () => {
   it("answers the documented errors", async () => {
     const cluster = webCluster();
     cluster.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const cases: [string, number, string][] = [
       ["missing.emojivoto.svc.cluster.local:80", status.UNKNOWN, 'service "missing" not found'],
       [
@@ -268,10 +261,7 @@ describe("GetProfile, endpoint flow", () => {
       zone: "",
       ...owner,
     },
-    tlsIdentity: {
-      dnsLikeIdentity: { name: `default.${ns}.serviceaccount.identity.linkerd.cluster.local` },
-      serverName: { name: `default.${ns}.serviceaccount.identity.linkerd.cluster.local` },
-    },
+    tlsIdentity: tlsIdentityOf("default", ns),
     protocolHint: { h2: {} },
   });
 
@@ -287,10 +277,10 @@ describe("GetProfile, endpoint flow", () => {
         replicaSet: "web-5f86686c4d",
       }),
     );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, "10.244.1.10:8080");
     expect(await stream.next()).toEqual({
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: podEndpoint("10.244.1.10", 8080, "web-5f86686c4d-58xq9", NS, {
         deployment: "web",
         pod_template_hash: "5f86686c4d",
@@ -300,21 +290,21 @@ describe("GetProfile, endpoint flow", () => {
   });
 
   it("serves an unknown IP as a bare endpoint, opaque on a default opaque port", async () => {
-    server = await startTestServer({ defaultOpaquePorts: new Set([3306]) });
+    const server = await startServer({ defaultOpaquePorts: new Set([3306]) });
     const stream = getProfile(server.client, "192.0.2.7:3306");
     expect(await stream.next()).toEqual({
       opaqueProtocol: true,
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: { addr: { ip: { ipv4: ipv4("192.0.2.7") }, port: 3306 }, weight: 10000 },
     });
     stream.cancel();
   });
 
   it("encodes an IPv6 endpoint as two fixed64 halves", async () => {
-    server = await startTestServer();
+    const server = await startServer();
     const stream = getProfile(server.client, "[2001:db8::68]:8080");
     expect(await stream.next()).toEqual({
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: {
         addr: { ip: { ipv6: { first: "2306139568115548160", last: "104" } }, port: 8080 },
         weight: 10000,
@@ -333,16 +323,16 @@ describe("GetProfile, endpoint flow", () => {
       ports: [["metrics", 9100, 9100]],
     });
     cluster.apply(exporter);
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = getProfile(server.client, "172.18.0.2:9100");
     const withPod = {
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: podEndpoint("172.18.0.2", 9100, "node-exporter-7hx4c", "monitoring", {}),
     };
     expect(await stream.next()).toEqual(withPod);
     cluster.delete("Pod", "monitoring", "node-exporter-7hx4c");
     expect(await stream.next()).toEqual({
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: { addr: { ip: { ipv4: ipv4("172.18.0.2") }, port: 9100 }, weight: 10000 },
     });
     cluster.apply(exporter);
@@ -351,24 +341,10 @@ describe("GetProfile, endpoint flow", () => {
   });
 
   it("resolves an instance name through the Service's slices", async () => {
-    const cluster = new MemoryCluster();
-    cluster.apply(service("data", "pg", [{ port: 5432 }]));
-    cluster.apply(
-      pod({ namespace: "data", name: "pg-1", ip: "10.244.5.2", ports: [["pg", 5432]] }),
-    );
-    cluster.apply(
-      slice(
-        "data",
-        "pg-x",
-        "pg",
-        [{ port: 5432 }],
-        [{ ip: "10.244.5.2", pod: "pg-1", hostname: "pg-1" }],
-      ),
-    );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster: pgCluster([1]) });
     const stream = getProfile(server.client, "pg-1.pg.data.svc.cluster.local:5432");
     expect(await stream.next()).toEqual({
-      retryBudget: DEFAULT_BUDGET,
+      retryBudget: DEFAULT_RETRY_BUDGET,
       endpoint: podEndpoint("10.244.5.2", 5432, "pg-1", "data", {}),
     });
     stream.cancel();
@@ -378,7 +354,7 @@ describe("GetProfile, endpoint flow", () => {
     const cluster = new MemoryCluster();
     cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.9.9", ports: [["x", 80]] }));
     cluster.apply(pod({ namespace: NS, name: "b", ip: "10.244.9.9", ports: [["x", 80]] }));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     expect(await getProfile(server.client, "10.244.9.9:80").end).toEqual({
       code: status.FAILED_PRECONDITION,
       details: "found 2 pods with a conflicting pod network IP 10.244.9.9",

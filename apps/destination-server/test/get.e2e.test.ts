@@ -1,14 +1,14 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tlsIdentityOf } from "./support/expected.js";
 import { ipv4, node, opaqueServer, pod, replicaSet, service, slice } from "./support/objects.js";
+import { pgCluster } from "./support/pg-cluster.js";
+import { serverPerTest } from "./support/server-per-test.js";
 import { get } from "./support/stream-recorder.js";
-import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "emojivoto";
 const WEB = "web-svc.emojivoto.svc.cluster.local";
-const identity = (sa: string, ns = NS) =>
-  `${sa}.${ns}.serviceaccount.identity.linkerd.cluster.local`;
 
 /** A meshed pod address as Get sends it with the default flags. */
 function meshedAddr(ip: string, port: number, podName: string, extra: Record<string, string>) {
@@ -24,10 +24,7 @@ function meshedAddr(ip: string, port: number, podName: string, extra: Record<str
       zone_locality: "unknown",
       ...extra,
     },
-    tlsIdentity: {
-      dnsLikeIdentity: { name: identity(sa) },
-      serverName: { name: identity(sa) },
-    },
+    tlsIdentity: tlsIdentityOf(sa, NS),
     protocolHint: { h2: {} },
   };
 }
@@ -59,15 +56,11 @@ function webCluster(): MemoryCluster {
   return cluster;
 }
 
-let server: TestServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const startServer = serverPerTest();
 
 describe("Get", () => {
   it("sends the current endpoints of a service as one add, exactly", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const stream = get(server.client, `${WEB}:80`);
     expect(await stream.next()).toEqual({
       add: {
@@ -101,7 +94,7 @@ describe("Get", () => {
 
   it("defaults to port 80 and follows adds and removes (add before remove)", async () => {
     const cluster = webCluster();
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = get(server.client, WEB);
     await stream.next();
     // Replace the pod by another one: the new address is added, then the old one removed.
@@ -137,7 +130,7 @@ describe("Get", () => {
   it("stays silent for a service without endpoints until they appear (Q2)", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "empty", [{ port: 8080 }]));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = get(server.client, "empty.emojivoto.svc.cluster.local:8080");
     await server.waitForMetric(
       "endpoints_subscribers",
@@ -162,7 +155,7 @@ describe("Get", () => {
     cluster.apply(pod({ namespace: NS, name: "b", ip: "10.244.4.2", ports: [["h", 8080]] }));
     cluster.apply(slice(NS, "two-a", "two", [{ port: 8080 }], [{ ip: "10.244.4.1", pod: "a" }]));
     cluster.apply(slice(NS, "two-b", "two", [{ port: 8080 }], [{ ip: "10.244.4.2", pod: "b" }]));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = get(server.client, "two.emojivoto.svc.cluster.local:80");
     expect(await stream.next()).toEqual({
       add: {
@@ -214,7 +207,7 @@ describe("Get", () => {
         ],
       ),
     );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = get(server.client, "half.emojivoto.svc.cluster.local:80");
     expect(await stream.next()).toEqual({
       add: {
@@ -226,7 +219,7 @@ describe("Get", () => {
   });
 
   it("has no low cap on streams per connection", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     // One client, so one HTTP/2 connection, as a proxy multiplexes its lookups.
     const { client } = server;
     const streams = Array.from({ length: 300 }, () => get(client, `${WEB}:80`));
@@ -236,27 +229,7 @@ describe("Get", () => {
   });
 
   it("filters by instance hostname", async () => {
-    const cluster = new MemoryCluster();
-    cluster.apply(service("data", "pg", [{ port: 5432 }]));
-    cluster.apply(
-      pod({ namespace: "data", name: "pg-0", ip: "10.244.5.1", ports: [["pg", 5432]] }),
-    );
-    cluster.apply(
-      pod({ namespace: "data", name: "pg-1", ip: "10.244.5.2", ports: [["pg", 5432]] }),
-    );
-    cluster.apply(
-      slice(
-        "data",
-        "pg-x",
-        "pg",
-        [{ port: 5432 }],
-        [
-          { ip: "10.244.5.1", pod: "pg-0", hostname: "pg-0" },
-          { ip: "10.244.5.2", pod: "pg-1", hostname: "pg-1" },
-        ],
-      ),
-    );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster: pgCluster([0, 1]) });
     const stream = get(server.client, "pg-1.pg.data.svc.cluster.local:5432");
     const first = (await stream.next()) as { add: { addrs: { addr: unknown }[] } };
     expect(first.add.addrs.map((a) => a.addr)).toEqual([
@@ -283,7 +256,7 @@ describe("Get", () => {
         ],
       ),
     );
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
     const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
     expect(await stream.next()).toEqual({
@@ -297,7 +270,7 @@ describe("Get", () => {
 
   it("re-sends an address as opaque when a Server marks its port opaque", async () => {
     const cluster = webCluster();
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const stream = get(server.client, `${WEB}:80`);
     await stream.next();
     cluster.apply(opaqueServer(NS, "web-http", { app: "web" }, "http"));
@@ -312,7 +285,7 @@ describe("Get", () => {
   it("answers the documented errors", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
-    server = await startTestServer({ cluster });
+    const server = await startServer({ cluster });
     const cases: [string, number, string][] = [
       [
         "missing.emojivoto.svc.cluster.local:80",
@@ -338,7 +311,7 @@ describe("Get", () => {
   });
 
   it("releases its subscription when the client cancels", async () => {
-    server = await startTestServer({ cluster: webCluster() });
+    const server = await startServer({ cluster: webCluster() });
     const stream = get(server.client, `${WEB}:80`);
     await stream.next();
     const labels = { namespace: NS, service: "web-svc", port: "80" };

@@ -1,24 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { endpointsObject, harness, NS, pod, podEndpoint, service, slice } from "./test-fixtures.js";
-
-const SERIES = {
-  cluster: "local",
-  namespace: NS,
-  service: "web",
-  port: "80",
-  hostname: "",
-  nodename: "",
-};
+import {
+  endpointsObject,
+  harness,
+  NS,
+  pod,
+  podEndpoint,
+  SERIES,
+  servedWeb,
+  service,
+  slice,
+} from "./test-fixtures.js";
 
 const podRef = (name: string) => ({ kind: "Pod", namespace: NS, name });
 
-function endpointsMode() {
-  const h = harness({ enableEndpointSlices: false, enableIPv6: false });
-  h.cluster.apply(service("web"));
-  h.cluster.apply(pod("web-1", "10.0.0.1"));
-  h.cluster.apply(pod("web-2", "10.0.0.2"));
-  return h;
-}
+/** Endpoints mode, IPv6 off: web:80 → "http" → 8080, pods web-1 and web-2, no Endpoints yet. */
+const endpointsMode = () =>
+  servedWeb({ pods: 2, slices: 0, enableEndpointSlices: false, enableIPv6: false });
 
 describe("Endpoints mode", () => {
   it("E-1: Endpoints mode reads Endpoints and ignores slices; slice mode the reverse", () => {

@@ -1,4 +1,5 @@
 import {
+  type Address,
   type AddressId,
   type AddressSetEntry,
   addressIdKey,
@@ -35,23 +36,22 @@ export function endpointsAddresses(
     for (const ep of subset.addresses ?? []) {
       if (ep == null) continue;
       const hostname = ep.hostname ?? "";
+      // Mirror and pod entries alike: the endpoint's ip and hostname, the subset's port.
+      const add = (id: AddressId, fields: Partial<Address>) =>
+        entries.set(
+          addressIdKey(id),
+          frozenEntry(id, newAddress({ ip: ep.ip, port, hostname, ...fields })),
+        );
       const ref = ep.targetRef;
       if (ref == null) {
         // A-3: a service-mirror endpoint. Endpoints mode joins the authority without brackets.
         const name = [service, ep.ip, String(port), ...(hostname ? [hostname] : [])].join("-");
-        const id: AddressId = { namespace, name, ipFamily: "" };
-        entries.set(
-          addressIdKey(id),
-          frozenEntry(
-            id,
-            newAddress({
-              ip: ep.ip,
-              port,
-              hostname,
-              identity: gatewayIdentity(endpoints),
-              authorityOverride: fqName === undefined ? "" : `${fqName}:${srcPort}`,
-            }),
-          ),
+        add(
+          { namespace, name, ipFamily: "" },
+          {
+            identity: gatewayIdentity(endpoints),
+            authorityOverride: fqName === undefined ? "" : `${fqName}:${srcPort}`,
+          },
         );
       } else if (ref.kind === "Pod") {
         const podNamespace = ref.namespace || namespace;
@@ -64,27 +64,20 @@ export function endpointsAddresses(
           continue;
         }
         const owner = ctx.cluster.podOwner(pod);
-        const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: "" };
-        entries.set(
-          addressIdKey(id),
-          frozenEntry(
-            id,
-            newAddress({
-              ip: ep.ip,
-              port,
+        add(
+          { namespace: podNamespace, name: pod.metadata.name, ipFamily: "" },
+          {
+            pod,
+            ownerKind: owner.kind,
+            ownerName: owner.name,
+            opaqueProtocol: podPortOpaqueByServers(
+              servers(podNamespace),
               pod,
-              ownerKind: owner.kind,
-              ownerName: owner.name,
-              hostname,
-              opaqueProtocol: podPortOpaqueByServers(
-                servers(podNamespace),
-                pod,
-                port,
-                { matchHostPort: true },
-                ctx.logger,
-              ),
-            }),
-          ),
+              port,
+              { matchHostPort: true },
+              ctx.logger,
+            ),
+          },
         );
       }
       // Other targetRef kinds are not served.

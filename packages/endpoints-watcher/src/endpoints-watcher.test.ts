@@ -14,28 +14,16 @@ import {
   pod,
   podEndpoint,
   RecordingListener,
+  SERIES,
+  servedWeb,
   server,
   service,
   slice,
   WEB,
 } from "./test-fixtures.js";
 
-const SERIES = {
-  cluster: "local",
-  namespace: NS,
-  service: "web",
-  port: "80",
-  hostname: "",
-  nodename: "",
-};
-
-function served() {
-  const h = harness();
-  h.cluster.apply(service("web"));
-  h.cluster.apply(pod("web-1", "10.0.0.1"));
-  h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
-  return h;
-}
+/** web:80 → "http" → 8080, pod web-1 in slice web-a. */
+const served = () => servedWeb({ pods: 1, slices: 1 });
 
 describe("EndpointsWatcher", () => {
   it("E-1: stop() removes every handler; subscriptions then hear nothing", () => {
@@ -203,31 +191,5 @@ describe("EndpointsWatcher metrics (watchers.md §10)", () => {
     });
     watcher.subscribe(WEB, 80, LOCAL_KEY, new RecordingListener());
     expect(metrics.value("endpoints_subscribers", { ...SERIES, cluster: "east" })).toBe(1);
-  });
-
-  it("M-1: slice, Service and Server updates observe their informer lag; resyncs and Apply-only changes do not", () => {
-    const h = served();
-    const written = (time: string, operation = "Update") => ({
-      managedFields: [{ manager: "kube-controller-manager", operation, time }],
-    });
-    const withFields = <T extends { metadata: object }>(obj: T, fields: object): T => ({
-      ...obj,
-      metadata: { ...obj.metadata, ...fields },
-    });
-    const count = (name: string) => h.metrics.value(`${name}_informer_lag_seconds_count`, {});
-
-    const webSlice = slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]);
-    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:00Z")));
-    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:05Z")));
-    h.cluster.resync();
-    h.cluster.apply(withFields(webSlice, written("2026-01-01T00:00:09Z", "Apply")));
-    expect(count("endpointslices")).toBe(2);
-
-    h.cluster.apply(withFields(service("web"), written("2026-01-01T00:00:00Z")));
-    expect(count("services")).toBe(1);
-    h.cluster.apply(server("s", 8080, "HTTP/1"));
-    h.cluster.apply(withFields(server("s", 8080, "opaque"), written("2026-01-01T00:00:00Z")));
-    expect(count("servers")).toBe(1);
-    expect(count("endpoints")).toBeUndefined();
   });
 });

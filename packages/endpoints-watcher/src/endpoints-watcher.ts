@@ -14,13 +14,12 @@ import {
   silentLogger,
 } from "@destination/k8s-discovery";
 import type { FilterKey } from "./filter-key.js";
-import { observeInformerLag } from "./informer-lag.js";
 import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";
 import { ServicePublisher } from "./service-publisher.js";
 import { sliceServiceName } from "./slice-service.js";
 import { TaskQueue } from "./task-queue.js";
-import { EndpointsWatcherMetrics, type LaggedResource } from "./watcher-metrics.js";
+import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
 export interface EndpointsWatcherOptions {
   /** Read EndpointSlices (the default mode); false reads core/v1 Endpoints instead. */
@@ -55,12 +54,7 @@ export class EndpointsWatcher {
   constructor(cluster: Cluster, options: EndpointsWatcherOptions) {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
-    const sourceLag: LaggedResource = options.enableEndpointSlices ? "endpointslices" : "endpoints";
-    this.#metrics = new EndpointsWatcherMetrics(options.metrics ?? noopMetrics, [
-      sourceLag,
-      "services",
-      "servers",
-    ]);
+    this.#metrics = new EndpointsWatcherMetrics(options.metrics ?? noopMetrics);
     this.#queue = new TaskQueue(this.#logger);
     this.#ctx = {
       cluster,
@@ -74,21 +68,14 @@ export class EndpointsWatcher {
     this.#unregister.push(
       cluster.services.addHandler({
         add: (svc) => this.#handle("Service add", svc, () => this.#serviceChanged(svc)),
-        update: (old, svc) =>
-          this.#handle("Service update", svc, () => {
-            this.#observeLag("services", old, svc);
-            this.#serviceChanged(svc);
-          }),
+        update: (_old, svc) => this.#handle("Service update", svc, () => this.#serviceChanged(svc)),
         delete: (svc) =>
           this.#handle("Service delete", svc, () => this.#publisherOf(svc)?.serviceDeleted()),
       }),
       cluster.servers.addHandler({
         add: (srv) => this.#handle("Server add", srv, () => this.#serverChanged(null, srv)),
         update: (old, srv) =>
-          this.#handle("Server update", srv, () => {
-            this.#observeLag("servers", old, srv);
-            this.#serverChanged(old, srv);
-          }),
+          this.#handle("Server update", srv, () => this.#serverChanged(old, srv)),
         delete: (srv) => this.#handle("Server delete", srv, () => this.#serverChanged(srv, null)),
       }),
     );
@@ -97,10 +84,7 @@ export class EndpointsWatcher {
         cluster.endpointSlices.addHandler({
           add: (slice) => this.#handle("EndpointSlice add", slice, () => this.#sliceAdded(slice)),
           update: (old, slice) =>
-            this.#handle("EndpointSlice update", slice, () => {
-              this.#observeLag("endpointslices", old, slice);
-              this.#sliceUpdated(old, slice);
-            }),
+            this.#handle("EndpointSlice update", slice, () => this.#sliceUpdated(old, slice)),
           delete: (slice) =>
             this.#handle("EndpointSlice delete", slice, () => this.#sliceDeleted(slice)),
         }),
@@ -109,11 +93,8 @@ export class EndpointsWatcher {
       this.#unregister.push(
         cluster.endpoints.addHandler({
           add: (eps) => this.#handle("Endpoints add", eps, () => this.#endpointsChanged(eps)),
-          update: (old, eps) =>
-            this.#handle("Endpoints update", eps, () => {
-              this.#observeLag("endpoints", old, eps);
-              this.#endpointsChanged(eps);
-            }),
+          update: (_old, eps) =>
+            this.#handle("Endpoints update", eps, () => this.#endpointsChanged(eps)),
           delete: (eps) =>
             this.#handle("Endpoints delete", eps, () => this.#publisherOf(eps)?.endpointsDeleted()),
         }),
@@ -185,11 +166,6 @@ export class EndpointsWatcher {
         });
       }
     });
-  }
-
-  #observeLag(resource: LaggedResource, oldObj: KubeObject, newObj: KubeObject): void {
-    const histogram = this.#metrics.lag(resource);
-    if (histogram !== undefined) observeInformerLag(histogram, oldObj, newObj);
   }
 
   #publisherFor(id: ServiceId): ServicePublisher {

@@ -7,28 +7,15 @@ import {
   pod,
   podEndpoint,
   RecordingListener,
+  SERIES,
+  servedWeb,
   service,
   slice,
   WEB,
 } from "./test-fixtures.js";
 
-const SERIES = {
-  cluster: "local",
-  namespace: NS,
-  service: "web",
-  port: "80",
-  hostname: "",
-  nodename: "",
-};
-
-function oneSlice() {
-  const h = harness();
-  h.cluster.apply(service("web"));
-  h.cluster.apply(pod("web-1", "10.0.0.1"));
-  h.cluster.apply(pod("web-2", "10.0.0.2"));
-  h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
-  return h;
-}
+/** web:80 → "http" → 8080, pods web-1 and web-2, only web-1 in slice web-a. */
+const oneSlice = () => servedWeb({ pods: 2, slices: 1 });
 
 describe("filtered listener group", () => {
   it("E-6: a joining listener alone gets the filtered set as one add, labels included", () => {

@@ -1,25 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY, NS, pod, podEndpoint, service, slice, WEB } from "./test-fixtures.js";
-
-const SERIES = {
-  cluster: "local",
-  namespace: NS,
-  service: "web",
-  port: "80",
-  hostname: "",
-  nodename: "",
-};
+import {
+  harness,
+  LOCAL_KEY,
+  NS,
+  pod,
+  podEndpoint,
+  SERIES,
+  servedWeb,
+  service,
+  slice,
+  WEB,
+} from "./test-fixtures.js";
 
 /** web:80 → "http" → 8080, pods web-1 and web-2 in slices web-a and web-b. */
-function twoSlices() {
-  const h = harness();
-  h.cluster.apply(service("web"));
-  h.cluster.apply(pod("web-1", "10.0.0.1"));
-  h.cluster.apply(pod("web-2", "10.0.0.2"));
-  h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
-  h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
-  return h;
-}
+const twoSlices = () => servedWeb({ pods: 2, slices: 2 });
 
 describe("port publisher: priming and target ports", () => {
   it("E-4: a new subscription is primed from the slices already cached, in one add", () => {

@@ -23,6 +23,16 @@ export const NS = "ns";
 export const WEB: ServiceId = { namespace: NS, name: "web" };
 export const LOCAL_KEY: FilterKey = { hostname: "", nodeName: "", enableEndpointFiltering: true };
 
+/** The `endpoints_*` series labels of web:80 under LOCAL_KEY. */
+export const SERIES = {
+  cluster: "local",
+  namespace: NS,
+  service: "web",
+  port: "80",
+  hostname: "",
+  nodename: "",
+};
+
 export function service(
   name: string,
   ports: ServicePort[] = [{ name: "http", port: 80, targetPort: 8080 }],
@@ -258,4 +268,23 @@ export function harness(options: Partial<EndpointsWatcherOptions> = {}): Harness
       return listener;
     },
   };
+}
+
+export interface ServedWebOptions extends Partial<EndpointsWatcherOptions> {
+  /** Pods web-1, web-2, … at 10.0.0.1, 10.0.0.2, … */
+  pods: number;
+  /** Slices web-a, web-b, … each listing one of the first pods, in order. */
+  slices: number;
+}
+
+/** A harness whose cluster already holds Service web (80 → "http" → 8080), its pods and slices. */
+export function servedWeb({ pods, slices, ...options }: ServedWebOptions): Harness {
+  const h = harness(options);
+  h.cluster.apply(service("web"));
+  for (let i = 1; i <= pods; i++) h.cluster.apply(pod(`web-${i}`, `10.0.0.${i}`));
+  for (let i = 1; i <= slices; i++) {
+    const name = `web-${String.fromCharCode("a".charCodeAt(0) + i - 1)}`;
+    h.cluster.apply(slice(name, "web", [podEndpoint(`web-${i}`, `10.0.0.${i}`)]));
+  }
+  return h;
 }

@@ -1,18 +1,11 @@
 import type {
   CounterMetric,
   GaugeMetric,
-  HistogramMetric,
   MetricLabels,
   MetricsRegistry,
 } from "@destination/k8s-discovery";
 
 const GROUP_LABEL_NAMES = ["cluster", "namespace", "service", "port", "hostname", "nodename"];
-
-/** M-1 histogram buckets, in seconds. */
-export const INFORMER_LAG_BUCKETS = [0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 1000] as const;
-
-/** Caches whose update lag this watcher observes (one of the first two, by mode). */
-export type LaggedResource = "endpointslices" | "endpoints" | "services" | "servers";
 
 /** The `endpoints_*` series of one filtered listener group (watchers.md §10). */
 export interface GroupSeries {
@@ -30,9 +23,8 @@ export class EndpointsWatcherMetrics {
   readonly #updates: CounterMetric;
   readonly #pods: GaugeMetric;
   readonly #exists: GaugeMetric;
-  readonly #lag = new Map<LaggedResource, HistogramMetric>();
 
-  constructor(registry: MetricsRegistry, lagged: readonly LaggedResource[]) {
+  constructor(registry: MetricsRegistry) {
     this.#subscribers = registry.gauge(
       "endpoints_subscribers",
       "Number of subscribers to Service endpoints changes.",
@@ -53,21 +45,6 @@ export class EndpointsWatcherMetrics {
       "Whether the endpoints of a Service port exist (1) or not (0).",
       GROUP_LABEL_NAMES,
     );
-    for (const resource of lagged) {
-      this.#lag.set(
-        resource,
-        registry.histogram(
-          `${resource}_informer_lag_seconds`,
-          `Delay between a ${resource} update and its arrival in the informer cache.`,
-          [],
-          INFORMER_LAG_BUCKETS,
-        ),
-      );
-    }
-  }
-
-  lag(resource: LaggedResource): HistogramMetric | undefined {
-    return this.#lag.get(resource);
   }
 
   groupSeries(labels: MetricLabels): GroupSeries {

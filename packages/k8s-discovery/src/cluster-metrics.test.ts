@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CACHE_SIZE_METRICS, clusterMetrics, registerCacheSizeMetrics } from "./cluster-metrics.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";
-import { InMemoryMetrics } from "./metrics.js";
+import { InMemoryMetrics, noopMetrics } from "./metrics.js";
 
 describe("cluster metrics", () => {
   it("names the cache-size gauges as upstream does (§10)", () => {
@@ -17,6 +17,32 @@ describe("cluster metrics", () => {
       ReplicaSet: "replicaset_cache_size",
       Job: "job_cache_size",
     });
+  });
+
+  it("registers upstream's informer-lag histograms, unlabelled, with upstream's buckets (§10, M-1)", () => {
+    const names: string[] = [];
+    const shapes = new Set<string>();
+    clusterMetrics(
+      {
+        ...noopMetrics,
+        histogram(name, help, labelNames, buckets) {
+          names.push(name);
+          shapes.add(`[${labelNames.join(",")}] ${buckets.join(" ")}`);
+          return noopMetrics.histogram(name, help, labelNames, buckets);
+        },
+      },
+      "local",
+    );
+    expect(names.sort()).toEqual([
+      "endpoints_informer_lag_seconds",
+      "endpointslices_informer_lag_seconds",
+      "externalworkload_informer_lag_seconds",
+      "pods_informer_lag_seconds",
+      "servers_informer_lag_seconds",
+      "serviceprofiles_informer_lag_seconds",
+      "services_informer_lag_seconds",
+    ]);
+    expect([...shapes]).toEqual(["[] 0.5 1 2.5 5 10 25 50 100 250 1000"]);
   });
 
   it("reads cache sizes at scrape time, per cluster, for the kinds each serves", () => {

@@ -16,6 +16,10 @@ describe("informer lag (M-1)", () => {
         { operation: "Update", time: null },
       ]),
     ).toBe(Date.parse("2026-01-01T00:00:07Z"));
+    expect(latestUpdateTime([at("yesterday"), at("2026-01-01T00:00:03Z")])).toBe(
+      Date.parse("2026-01-01T00:00:03Z"),
+    );
+    expect(latestUpdateTime([at("2026-01-01T00:00:09Z", "Apply")])).toBe(0);
     expect(latestUpdateTime(undefined)).toBe(0);
   });
 
@@ -36,6 +40,7 @@ describe("informer lag (M-1)", () => {
     expect(
       informerLagSeconds(same, obj([at("2026-01-01T00:00:08Z", "Apply")]), Date.now()),
     ).toBeUndefined();
+    expect(informerLagSeconds(same, obj([]), Date.now())).toBeUndefined();
   });
 
   it("reports lag of updates on lag-tracked caches only", () => {

@@ -316,23 +316,6 @@ describe("OpaquePortsWatcher", () => {
     );
   });
 
-  it("M-1: services_informer_lag_seconds is observed on updates with a new Update time", () => {
-    const { cluster, metrics } = setup();
-    const written = (annotation: string, operation: string, time: string): Service => {
-      const s = service(annotation);
-      return { ...s, metadata: { ...s.metadata, managedFields: [{ operation, time }] } };
-    };
-    const observed = () => metrics.value("services_informer_lag_seconds_count");
-    cluster.apply(written("1", "Update", "2026-08-01T10:00:00Z"));
-    cluster.apply(written("2", "Update", "2026-08-01T10:00:00Z"));
-    cluster.resync();
-    expect(observed()).toBeUndefined();
-    cluster.apply(written("3", "Update", "2026-08-01T10:00:07Z"));
-    expect(observed()).toBe(1);
-    cluster.apply(written("4", "Apply", "2026-08-01T10:00:09Z"));
-    expect(observed()).toBe(1);
-  });
-
   it("A-6: the set a listener is handed cannot be changed", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));

@@ -10,7 +10,6 @@ import {
   serviceOpaquePorts,
   silentLogger,
 } from "@destination/k8s-discovery";
-import { InformerLag } from "./informer-lag.js";
 import { NotificationQueue, newSubscription, type Subscription } from "./notification-queue.js";
 import { PortSet } from "./port-set.js";
 
@@ -53,7 +52,6 @@ export class OpaquePortsWatcher {
   readonly #entries = new Map<string, ServiceEntry>();
   readonly #notifications: NotificationQueue;
   readonly #subscribersGauge: GaugeMetric;
-  readonly #lag: InformerLag;
   readonly #removeHandler: () => void;
 
   constructor(cluster: Pick<Cluster, "services">, options: OpaquePortsWatcherOptions) {
@@ -67,17 +65,9 @@ export class OpaquePortsWatcher {
       "Listeners of the opaque ports of one Service.",
       ["namespace", "name"],
     );
-    this.#lag = new InformerLag(
-      metrics,
-      "services_informer_lag_seconds",
-      "Seconds between a Service write and its update event reaching a watcher.",
-    );
     this.#removeHandler = cluster.services.addHandler({
       add: (service) => this.#apply(service),
-      update: (oldService, newService) => {
-        this.#lag.observeUpdate(oldService, newService);
-        this.#apply(newService);
-      },
+      update: (_oldService, newService) => this.#apply(newService),
       delete: (service) => this.#delete(service),
     });
   }

@@ -190,24 +190,6 @@ describe("ProfileWatcher", () => {
     expect(metrics.value("profile_subscribers", LABELS)).toBe(1);
   });
 
-  it("M-1: serviceprofiles_informer_lag_seconds is observed on updates with a new Update time", () => {
-    const { cluster, metrics } = setup();
-    const written = (route: string, operation: string, time: string): ServiceProfile => {
-      const p = serviceProfile(route);
-      return { ...p, metadata: { ...p.metadata, managedFields: [{ operation, time }] } };
-    };
-    const observed = () => metrics.value("serviceprofiles_informer_lag_seconds_count");
-    cluster.apply(written("a", "Update", "2026-08-01T10:00:00Z"));
-    expect(observed()).toBeUndefined(); // an add is not an update
-    cluster.apply(written("b", "Update", "2026-08-01T10:00:00Z"));
-    cluster.resync();
-    expect(observed()).toBeUndefined(); // same Update time
-    cluster.apply(written("c", "Update", "2026-08-01T10:00:05Z"));
-    expect(observed()).toBe(1);
-    cluster.apply(written("d", "Apply", "2026-08-01T10:00:09Z"));
-    expect(observed()).toBe(1); // no Update entry at all
-  });
-
   it("X-8: a throwing listener is logged and the others still get the update", () => {
     const { cluster, watcher, logger } = setup();
     const before = recorder();

@@ -10,7 +10,6 @@ import {
   type ServiceProfile,
   silentLogger,
 } from "@destination/k8s-discovery";
-import { InformerLag } from "./informer-lag.js";
 import { NotificationQueue, newSubscription, type Subscription } from "./notification-queue.js";
 
 /**
@@ -53,7 +52,6 @@ export class ProfileWatcher {
   readonly #notifications: NotificationQueue;
   readonly #subscribersGauge: GaugeMetric;
   readonly #updatesCounter: CounterMetric;
-  readonly #lag: InformerLag;
   readonly #removeHandler: () => void;
 
   constructor(cluster: Pick<Cluster, "serviceProfiles">, options: ProfileWatcherOptions = {}) {
@@ -71,17 +69,9 @@ export class ProfileWatcher {
       "ServiceProfile adds, updates and deletes forwarded to the listeners of one id.",
       ["namespace", "profile"],
     );
-    this.#lag = new InformerLag(
-      metrics,
-      "serviceprofiles_informer_lag_seconds",
-      "Seconds between a ServiceProfile write and its update event reaching the profile watcher.",
-    );
     this.#removeHandler = cluster.serviceProfiles.addHandler({
       add: (profile) => this.#publish(idOf(profile), profile),
-      update: (oldProfile, newProfile) => {
-        this.#lag.observeUpdate(oldProfile, newProfile);
-        this.#publish(idOf(newProfile), newProfile);
-      },
+      update: (_oldProfile, newProfile) => this.#publish(idOf(newProfile), newProfile),
       delete: (profile) => {
         const publisher = this.#publishers.get(keyOfId(idOf(profile)));
         if (publisher !== undefined) this.#set(publisher, null);

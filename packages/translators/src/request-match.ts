@@ -7,6 +7,7 @@ import {
   RequestMatchSchema,
 } from "@destination/proto";
 import { toHttpMethod } from "./http-method.js";
+import { buildSeqs, oneOrAll, type SeqOf, validateSeqs } from "./match-tree.js";
 import { stringField } from "./spec-fields.js";
 import { TranslationError } from "./translation-error.js";
 
@@ -16,16 +17,7 @@ import { TranslationError } from "./translation-error.js";
  * as a set field even when empty.
  */
 function validate(m: RequestMatchSpec): void {
-  let set = false;
-  for (const kind of ["all", "any"] as const) {
-    const children = m[kind];
-    if (children == null) continue;
-    set = true;
-    for (const child of children) {
-      if (child == null) throw new TranslationError(`null condition "${kind}"`);
-      validate(child);
-    }
-  }
+  let set = validateSeqs(m, validate);
   if (stringField(m.method, "method") !== "") set = true;
   if (m.not != null) {
     set = true;
@@ -35,17 +27,15 @@ function validate(m: RequestMatchSpec): void {
   if (!set) throw new TranslationError("A request match must have a field set");
 }
 
+/** An `all` or `any` of request matches. */
+const seq: SeqOf<RequestMatch> = (kind, matches) =>
+  create(RequestMatchSchema, {
+    match: { case: kind, value: create(RequestMatch_SeqSchema, { matches }) },
+  });
+
 function build(m: RequestMatchSpec): RequestMatch {
   // The order of this list is what the proxy sees inside an implicit `all`.
-  const matches: RequestMatch[] = [];
-  for (const kind of ["all", "any"] as const) {
-    const children = m[kind];
-    if (children == null) continue;
-    const seq = create(RequestMatch_SeqSchema, {
-      matches: children.map((child) => build(child as RequestMatchSpec)),
-    });
-    matches.push(create(RequestMatchSchema, { match: { case: kind, value: seq } }));
-  }
+  const matches = buildSeqs(m, build, seq);
   const method = stringField(m.method, "method");
   if (method !== "") {
     matches.push(
@@ -60,9 +50,7 @@ function build(m: RequestMatchSpec): RequestMatch {
     const path = create(PathMatchSchema, { regex: pathRegex });
     matches.push(create(RequestMatchSchema, { match: { case: "path", value: path } }));
   }
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
-  const all = create(RequestMatch_SeqSchema, { matches });
-  return create(RequestMatchSchema, { match: { case: "all", value: all } });
+  return oneOrAll(matches, seq);
 }
 
 /**

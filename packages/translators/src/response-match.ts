@@ -6,6 +6,7 @@ import {
   ResponseMatch_SeqSchema,
   ResponseMatchSchema,
 } from "@destination/proto";
+import { buildSeqs, oneOrAll, type SeqOf, validateSeqs } from "./match-tree.js";
 import { uint32Field } from "./spec-fields.js";
 import { TranslationError } from "./translation-error.js";
 
@@ -22,16 +23,7 @@ function statusBounds(status: NonNullable<ResponseMatchSpec["status"]>): {
 
 /** Checked over the whole tree first, in upstream's order, so the first error matches. */
 function validate(m: ResponseMatchSpec): void {
-  let set = false;
-  for (const kind of ["all", "any"] as const) {
-    const children = m[kind];
-    if (children == null) continue;
-    set = true;
-    for (const child of children) {
-      if (child == null) throw new TranslationError(`null condition "${kind}"`);
-      validate(child);
-    }
-  }
+  let set = validateSeqs(m, validate);
   if (m.status != null) {
     const { min, max } = statusBounds(m.status);
     const outside = (n: number) => n !== 0 && (n < MIN_STATUS || n > MAX_STATUS);
@@ -57,16 +49,14 @@ function validate(m: ResponseMatchSpec): void {
   if (!set) throw new TranslationError("A response match must have a field set");
 }
 
+/** An `all` or `any` of response matches. */
+const seq: SeqOf<ResponseMatch> = (kind, matches) =>
+  create(ResponseMatchSchema, {
+    match: { case: kind, value: create(ResponseMatch_SeqSchema, { matches }) },
+  });
+
 function build(m: ResponseMatchSpec): ResponseMatch {
-  const matches: ResponseMatch[] = [];
-  for (const kind of ["all", "any"] as const) {
-    const children = m[kind];
-    if (children == null) continue;
-    const seq = create(ResponseMatch_SeqSchema, {
-      matches: children.map((child) => build(child as ResponseMatchSpec)),
-    });
-    matches.push(create(ResponseMatchSchema, { match: { case: kind, value: seq } }));
-  }
+  const matches = buildSeqs(m, build, seq);
   if (m.status != null) {
     const status = create(HttpStatusRangeSchema, statusBounds(m.status));
     matches.push(create(ResponseMatchSchema, { match: { case: "status", value: status } }));
@@ -74,9 +64,7 @@ function build(m: ResponseMatchSpec): ResponseMatch {
   if (m.not != null) {
     matches.push(create(ResponseMatchSchema, { match: { case: "not", value: build(m.not) } }));
   }
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0];
-  const all = create(ResponseMatch_SeqSchema, { matches });
-  return create(ResponseMatchSchema, { match: { case: "all", value: all } });
+  return oneOrAll(matches, seq);
 }
 
 /**

@@ -1,7 +1,7 @@
+import { parseGoDuration } from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
-import { parseGoDurationMs } from "./go-duration.js";
 import { type FlagValues, parseGoFlags } from "./go-flags.js";
 import { parseHttp2ClientParams } from "./http2-client-params.js";
 import { parseListenAddress } from "./listen-address.js";
@@ -29,7 +29,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 function durationFlag(values: FlagValues, name: string): number {
   const text = String(values[name]);
   try {
-    const ms = parseGoDurationMs(text);
+    const ms = Number(parseGoDuration(text)) / 1_000_000;
     if (ms < 0) throw new Error("negative");
     return ms;
   } catch {

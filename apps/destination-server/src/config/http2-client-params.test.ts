@@ -36,6 +36,15 @@ describe("parseHttp2ClientParams (Go encoding/json)", () => {
     });
   });
 
+  it("reads duration strings with Go's exact rules: nanoseconds truncated, int64 bounded", () => {
+    expect(json('{"keepAlive":{"interval":"1.1s","timeout":"1.9ns"}}')).toEqual({
+      keepAlive: { interval: "1.100s", timeout: "0.000000001s" },
+    });
+    expect(() => parseHttp2ClientParams('{"keep_alive":{"timeout":"2562048h"}}')).toThrow(
+      /keep_alive.timeout/,
+    );
+  });
+
   it("keeps nanos of duration objects", () => {
     expect(json('{"keep_alive":{"timeout":{"seconds":1,"nanos":500000000}}}')).toEqual({
       keepAlive: { timeout: "1.500s" },

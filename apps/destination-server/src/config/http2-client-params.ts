@@ -2,7 +2,7 @@
 // struct, so keys are the snake_case field names matched case-insensitively and durations are
 // `{seconds, nanos}` objects. camelCase keys and `"10s"` durations are accepted as an extension.
 import { create, type Http2ClientParams, Http2ClientParamsSchema } from "@destination/proto";
-import { parseGoDurationMs } from "./go-duration.js";
+import { parseGoDuration } from "@destination/translators";
 
 type FieldKind = "uint32" | "bool" | "duration" | Fields;
 interface Fields {
@@ -58,13 +58,12 @@ function decodeInteger(value: unknown, path: string, min: number, max: number): 
 
 function decodeDuration(value: unknown, path: string): { seconds: bigint; nanos: number } {
   if (typeof value === "string") {
-    let ms: number;
+    let nanosTotal: bigint;
     try {
-      ms = parseGoDurationMs(value);
+      nanosTotal = parseGoDuration(value);
     } catch {
       throw typeError(path, value, "duration");
     }
-    const nanosTotal = BigInt(Math.round(ms * 1e6));
     return { seconds: nanosTotal / 1_000_000_000n, nanos: Number(nanosTotal % 1_000_000_000n) };
   }
   if (typeof value !== "object" || Array.isArray(value)) throw typeError(path, value, "duration");

@@ -1,4 +1,4 @@
-import { splitHostPort } from "../request/authority.js";
+import { splitHostPort } from "@destination/translators";
 
 /** Where a server listens: `host` "" means every interface, `port` 0 a free port. */
 export interface ListenAddress {
@@ -14,9 +14,4 @@ export function parseListenAddress(text: string): ListenAddress {
     throw new Error(`address ${text}: invalid port`);
   }
   return { host: split.host, port: Number(split.port) };
-}
-
-/** The address text for logs and `host:port` joins (IPv6 bracketed). */
-export function formatListenAddress(host: string, port: number): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }

@@ -1,7 +1,7 @@
 import { type DestinationServer, DestinationService } from "@destination/proto";
+import { joinHostPort } from "@destination/translators";
 import * as grpc from "@grpc/grpc-js";
 import { HealthImplementation } from "grpc-health-check";
-import { formatListenAddress } from "../config/listen-address.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { addReflection } from "./reflection.js";
 
@@ -62,13 +62,13 @@ export async function startGrpcServer(
   let port: number;
   if (listen.host === "") {
     // Every interface: dual-stack where the host has IPv6, IPv4 otherwise.
-    port = await bind(server, formatListenAddress("::", listen.port)).catch(() =>
-      bind(server, formatListenAddress("0.0.0.0", listen.port)),
+    port = await bind(server, joinHostPort("::", listen.port)).catch(() =>
+      bind(server, joinHostPort("0.0.0.0", listen.port)),
     );
   } else {
-    port = await bind(server, formatListenAddress(listen.host, listen.port));
+    port = await bind(server, joinHostPort(listen.host, listen.port));
   }
-  logger.info("gRPC server listening", { addr: formatListenAddress(listen.host, port) });
+  logger.info("gRPC server listening", { addr: joinHostPort(listen.host, port) });
 
   return {
     port,

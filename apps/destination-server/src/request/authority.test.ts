@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AuthorityError, goAtoi, parseAuthority, splitHostPort } from "./authority.js";
+import { AuthorityError, goAtoi, parseAuthority } from "./authority.js";
 
 const errorOf = (path: string) => {
   try {
@@ -70,12 +70,6 @@ describe("parseAuthority", () => {
     );
     expect(errorOf("a[:80")).toBe("invalid destination: address a[:80: unexpected '[' in address");
     expect(errorOf("a]:80")).toBe("invalid destination: address a]:80: unexpected ']' in address");
-  });
-});
-
-describe("splitHostPort", () => {
-  it("keeps an empty host", () => {
-    expect(splitHostPort(":9996")).toEqual({ host: "", port: "9996" });
   });
 });
 

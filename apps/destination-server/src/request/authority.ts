@@ -1,3 +1,4 @@
+import { splitHostPort } from "@destination/translators";
 import { goQuote } from "./go-quote.js";
 
 /** An authority (`GetDestination.path`) split into host and port (api.md §2.3). */
@@ -13,35 +14,6 @@ export class AuthorityError extends Error {
 
 const DEFAULT_PORT = 80;
 
-/** Go's `net.SplitHostPort`, returning the error text Go would print. */
-export function splitHostPort(hostport: string): { host: string; port: string } | string {
-  const fail = (why: string) => `address ${hostport}: ${why}`;
-  const missingPort = "missing port in address";
-  const tooManyColons = "too many colons in address";
-  const i = hostport.lastIndexOf(":");
-  if (i < 0) return fail(missingPort);
-  let host: string;
-  let j = 0;
-  let k = 0;
-  if (hostport.startsWith("[")) {
-    const end = hostport.indexOf("]");
-    if (end < 0) return fail("missing ']' in address");
-    if (end + 1 === hostport.length) return fail(missingPort);
-    if (end + 1 !== i) {
-      return fail(hostport[end + 1] === ":" ? tooManyColons : missingPort);
-    }
-    host = hostport.slice(1, end);
-    j = 1;
-    k = end + 1;
-  } else {
-    host = hostport.slice(0, i);
-    if (host.includes(":")) return fail(tooManyColons);
-  }
-  if (hostport.slice(j).includes("[")) return fail("unexpected '[' in address");
-  if (hostport.slice(k).includes("]")) return fail("unexpected ']' in address");
-  return { host, port: hostport.slice(i + 1) };
-}
-
 const MAX_INT64 = 2n ** 63n - 1n;
 const MIN_INT64 = -(2n ** 63n);
 
@@ -56,7 +28,8 @@ export function goAtoi(text: string): bigint | string {
 
 /**
  * Splits `path` into host and port like upstream's `getHostAndPort`: no colon means port 80;
- * otherwise Go's SplitHostPort rules, a decimal port (leading `+` and zeros allowed) in 1..65535.
+ * otherwise Go's SplitHostPort rules (shared with the translators, which do not check the port),
+ * then a decimal port (leading `+` and zeros allowed) in 1..65535.
  * Throws an AuthorityError carrying upstream's message.
  */
 export function parseAuthority(path: string): Authority {

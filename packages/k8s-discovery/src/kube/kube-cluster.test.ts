@@ -387,6 +387,27 @@ describe("cluster backend: list and watch", () => {
     }
   });
 
+  it("M-1: an update whose Update time moved is observed once, a resync never", async () => {
+    const server = await fakeServer();
+    const written = (ip: string, time: string) =>
+      pod("web-1", ip, { managedFields: [{ manager: "kubelet", operation: "Update", time }] });
+    server.apply(written("10.0.0.1", "2026-01-01T00:00:00Z"));
+    const { metrics, count } = countingMetrics();
+    const c = cluster(server, { metrics, resyncMs: 20 });
+    let resyncs = 0;
+    c.pods.addHandler({ update: (o, n) => void (o === n && resyncs++) });
+    await c.start();
+    await c.whenSynced();
+    await eventually(() => expect(resyncs).toBeGreaterThanOrEqual(1));
+    expect(count("lag Pod")).toBe(0);
+    await eventually(() => expect(server.openWatches).toBe(allKinds.length - 1));
+    server.apply(written("10.0.0.2", "2026-01-01T00:00:05Z"));
+    await eventually(() => expect(c.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.0.2"));
+    const seen = resyncs;
+    await eventually(() => expect(resyncs).toBeGreaterThanOrEqual(seen + 2));
+    expect(count("lag Pod")).toBe(1);
+  });
+
   it("lists and watches one namespace into a caller's store (the multicluster Secrets seam)", async () => {
     const server = await fakeServer();
     server.apply(pod("mine", "10.0.0.1"));

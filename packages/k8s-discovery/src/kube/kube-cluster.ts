@@ -1,8 +1,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
-import { observeInformerLag } from "../informer-lag.js";
 import { type Logger, silentLogger } from "../logger.js";
+import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
 import { toObjectMetadata } from "../object-metadata.js";
 import type { Pod } from "../objects/core.js";
@@ -70,20 +70,7 @@ export function createKubeCluster(options: KubeClusterOptions): KubeCluster {
 const ALWAYS_CACHED: readonly ResourceKind[] = ["Service", "Pod", "Node", "ReplicaSet", "Job"];
 const CRDS: readonly ResourceKind[] = ["ServiceProfile", "Server", "ExternalWorkload"];
 
-class KubeBackend implements KubeCluster {
-  readonly name;
-  readonly services;
-  readonly endpointSlices;
-  readonly endpoints;
-  readonly pods;
-  readonly serviceProfiles;
-  readonly servers;
-  readonly externalWorkloads;
-  readonly nodes;
-  readonly replicaSets;
-  readonly jobs;
-  readonly indexes;
-  readonly #memory: MemoryCluster;
+class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   readonly #options: KubeClusterOptions;
   readonly #client: KubeHttpClient;
   readonly #logger: Logger;
@@ -95,35 +82,26 @@ class KubeBackend implements KubeCluster {
   #stopped = false;
 
   constructor(options: KubeClusterOptions) {
+    const logger = options.logger ?? silentLogger;
+    const metrics = withDefaultMetrics(options.metrics);
+    super(
+      new MemoryCluster({
+        ...(options.name === undefined ? {} : { name: options.name }),
+        logger,
+        keepVersions: true,
+      }),
+      metrics,
+    );
     this.#options = options;
-    this.#logger = options.logger ?? silentLogger;
-    this.#metrics = withDefaultMetrics(options.metrics);
+    this.#logger = logger;
+    this.#metrics = metrics;
     this.#client = new KubeHttpClient(options.kubeConfig ?? loadKubeConfig(options));
-    const memory = new MemoryCluster({
-      ...(options.name === undefined ? {} : { name: options.name }),
-      logger: this.#logger,
-      keepVersions: true,
-    });
-    this.#memory = memory;
-    this.name = memory.name;
-    this.services = memory.services;
-    this.endpointSlices = memory.endpointSlices;
-    this.endpoints = memory.endpoints;
-    this.pods = memory.pods;
-    this.serviceProfiles = memory.serviceProfiles;
-    this.servers = memory.servers;
-    this.externalWorkloads = memory.externalWorkloads;
-    this.nodes = memory.nodes;
-    this.replicaSets = memory.replicaSets;
-    this.jobs = memory.jobs;
-    this.indexes = memory.indexes;
     // What will be cached if every CRD is installed; narrowed by API discovery in start().
     this.#servedKinds = new Set([
       ...ALWAYS_CACHED,
       options.enableEndpointSlices ? "EndpointSlice" : "Endpoints",
       ...CRDS,
     ]);
-    observeInformerLag(this, this.#metrics);
   }
 
   /** Known for sure once `start()` has resolved. */
@@ -146,7 +124,7 @@ class KubeBackend implements KubeCluster {
       );
     }
     for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
-      const cache = this.#memory.cache(kind);
+      const cache = this.memory.cache(kind);
       if (!access.servedKinds.has(kind)) {
         cache.markSynced(); // stays empty (K-1, decision 8)
         continue;
@@ -169,15 +147,7 @@ class KubeBackend implements KubeCluster {
       reflector.start();
     }
     const resyncMs = this.#options.resyncMs ?? DEFAULT_RESYNC_MS;
-    this.#stopResync = startPeriodicResync(resyncMs, () => this.#memory.resync());
-  }
-
-  whenSynced(): Promise<void> {
-    return this.#memory.whenSynced();
-  }
-
-  hasSynced(): boolean {
-    return this.#memory.hasSynced();
+    this.#stopResync = startPeriodicResync(resyncMs, () => this.memory.resync());
   }
 
   async stop(): Promise<void> {

@@ -55,7 +55,7 @@ items:
       [
         "kind: Pod\nmetadata: {name: a}",
         "apiVersion: v1\nkind: Pod\nmetadata: {namespace: shop}",
-        "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, metadata: {name: b}}",
+        "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, metadata: {name: b}}\n- 42",
         "- just\n- a list",
         "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}",
       ].join("\n---\n"),
@@ -66,6 +66,7 @@ items:
       "document 1: missing apiVersion",
       "document 2: missing metadata.name",
       "document 3, item 1: missing kind",
+      "document 3, item 2: not an object",
       "document 4: not an object",
     ]);
     expect(parsed.objects.map((o) => o.object.metadata.name)).toEqual(["ok"]);

@@ -43,17 +43,20 @@ export interface ParsedManifest {
   readonly problems: readonly ManifestProblem[];
 }
 
+/** What the documents of one file add up to, filled in document order. */
+interface Collected {
+  objects: ManifestObject[];
+  ignored: IgnoredManifestObject[];
+  problems: ManifestProblem[];
+}
+
 /** Parses a manifest file: multi-document YAML, or one JSON value; `List` kinds are unpacked. */
 export function parseManifest(text: string, format: "yaml" | "json"): ParsedManifest {
   const documents = format === "json" ? jsonDocuments(text) : yamlDocuments(text);
   if ("error" in documents) {
     return { status: "unreadable", objects: [], ignored: [], problems: [documents.error] };
   }
-  const result = { objects: [], ignored: [], problems: [] } as {
-    objects: ManifestObject[];
-    ignored: IgnoredManifestObject[];
-    problems: ManifestProblem[];
-  };
+  const result: Collected = { objects: [], ignored: [], problems: [] };
   let present = 0;
   for (const [index, value] of documents.values.entries()) {
     if (value == null) continue;
@@ -91,21 +94,10 @@ function jsonDocuments(text: string): { values: unknown[] } | { error: ManifestP
 // yaml's pretty messages add a code excerpt after the first line; the first line has the position.
 const firstLine = (message: string) => (message.split("\n")[0] ?? "").replace(/:$/, "");
 
-function collect(
-  value: unknown,
-  location: ManifestLocation,
-  into: {
-    objects: ManifestObject[];
-    ignored: IgnoredManifestObject[];
-    problems: ManifestProblem[];
-  },
-): void {
-  if (!isRecord(value)) {
-    into.problems.push({ location, reason: "not an object" });
-    return;
-  }
-  const kind = typeof value.kind === "string" ? value.kind : "";
-  if (kind.endsWith("List") && Array.isArray(value.items)) {
+/** One document: a List is unpacked into its items, anything else is one object. */
+function collect(value: unknown, location: ManifestLocation, into: Collected): void {
+  const kind = isRecord(value) && typeof value.kind === "string" ? value.kind : "";
+  if (isRecord(value) && kind.endsWith("List") && Array.isArray(value.items)) {
     // A typed list (`PodList`) leaves kind and apiVersion off its items, as the API does.
     const itemKind = kind === "List" ? undefined : kind.slice(0, -"List".length);
     for (const [index, item] of value.items.entries()) {
@@ -123,15 +115,8 @@ function collect(
   collectObject(value, location, into);
 }
 
-function collectObject(
-  value: unknown,
-  location: ManifestLocation,
-  into: {
-    objects: ManifestObject[];
-    ignored: IgnoredManifestObject[];
-    problems: ManifestProblem[];
-  },
-): void {
+/** One object, or what is wrong with it; a value that is not an object at all is a problem. */
+function collectObject(value: unknown, location: ManifestLocation, into: Collected): void {
   if (!isRecord(value)) {
     into.problems.push({ location, reason: "not an object" });
     return;

@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, rename, rm, symlink, truncate, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { type ClusterMetrics, clusterMetrics } from "../cluster-metrics.js";
 import type { Logger } from "../logger.js";
+import { InMemoryMetrics } from "../metrics.js";
 import type { Pod } from "../objects/core.js";
 import { EventRecorder } from "../testing/backend-suite.js";
 import { createManifestsCluster, type ManifestsCluster } from "./manifests-cluster.js";
@@ -42,7 +44,12 @@ async function tempDir(): Promise<string> {
 
 async function started(
   dir: string,
-  options: { debounceMs?: number; watch?: boolean } = {},
+  options: {
+    debounceMs?: number;
+    watch?: boolean;
+    resyncMs?: number;
+    metrics?: ClusterMetrics;
+  } = {},
 ): Promise<{
   cluster: ManifestsCluster;
   events: EventRecorder;
@@ -53,8 +60,9 @@ async function started(
     dir,
     logger,
     debounceMs: options.debounceMs ?? DEBOUNCE_MS,
-    resyncMs: 0,
+    resyncMs: options.resyncMs ?? 0,
     ...(options.watch === undefined ? {} : { watch: options.watch }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
   });
   cleanup.push(() => cluster.stop());
   const events = new EventRecorder();
@@ -321,6 +329,35 @@ describe("manifests backend: following edits", () => {
     await removeManifest(dir, "web.yaml");
     await eventually(() => expect(cluster.pods.size).toBe(0));
     expect(Date.now() - deleting).toBeLessThan(1000);
+  });
+
+  it("M-1: an edit that moves the Update time is observed once in its kind's lag histogram; resyncs add nothing", async () => {
+    const dir = await tempDir();
+    const written = (ip: string, time: string) =>
+      `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+  managedFields: [{manager: kubectl, operation: Update, time: "${time}"}]
+spec: {clusterIP: ${ip}, ports: [{port: 80}]}
+`;
+    await writeManifest(dir, "svc.yaml", written("10.96.0.1", "2026-01-01T00:00:00Z"));
+    const registry = new InMemoryMetrics();
+    const { cluster, events } = await started(dir, {
+      resyncMs: 20,
+      metrics: clusterMetrics(registry, "local"),
+    });
+    const resyncs = () => events.events.filter((e) => e.type === "update" && e.old === e.object);
+    await eventually(() => expect(resyncs().length).toBeGreaterThanOrEqual(1));
+    expect(registry.value("services_informer_lag_seconds_count")).toBeUndefined();
+    await writeManifest(dir, "svc.yaml", written("10.96.0.2", "2026-01-01T00:00:05Z"));
+    await eventually(() =>
+      expect(cluster.services.get("shop", "web")?.spec?.clusterIP).toBe("10.96.0.2"),
+    );
+    const seen = resyncs().length;
+    await eventually(() => expect(resyncs().length).toBeGreaterThanOrEqual(seen + 2));
+    expect(registry.value("services_informer_lag_seconds_count")).toBe(1);
   });
 
   it("picks up changes only on reload() when not watching", async () => {

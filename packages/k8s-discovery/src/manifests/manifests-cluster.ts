@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
-import { observeInformerLag } from "../informer-lag.js";
 import { type Logger, silentLogger } from "../logger.js";
+import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
 import type { Pod } from "../objects/core.js";
 import type { KubeObject } from "../objects/meta.js";
@@ -73,21 +73,8 @@ interface FileState {
   vanishingSince: number | undefined;
 }
 
-class ManifestsBackend implements ManifestsCluster {
-  readonly name;
-  readonly services;
-  readonly endpointSlices;
-  readonly endpoints;
-  readonly pods;
-  readonly serviceProfiles;
-  readonly servers;
-  readonly externalWorkloads;
-  readonly nodes;
-  readonly replicaSets;
-  readonly jobs;
-  readonly indexes;
+class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   readonly servedKinds;
-  readonly #memory: MemoryCluster;
   readonly #dir: string;
   readonly #logger: Logger;
   readonly #debounceMs: number;
@@ -108,47 +95,26 @@ class ManifestsBackend implements ManifestsCluster {
   #stopped = false;
 
   constructor(options: ManifestsClusterOptions) {
+    const logger = options.logger ?? silentLogger;
+    super(
+      new MemoryCluster({ ...(options.name === undefined ? {} : { name: options.name }), logger }),
+      withDefaultMetrics(options.metrics),
+    );
     this.#dir = options.dir;
-    this.#logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#watch = options.watch ?? true;
     this.#pollMs = options.pollMs ?? 0;
     this.#resyncMs = options.resyncMs ?? DEFAULT_RESYNC_MS;
-    const memory = new MemoryCluster({
-      ...(options.name === undefined ? {} : { name: options.name }),
-      logger: this.#logger,
-    });
-    this.#memory = memory;
-    this.name = memory.name;
-    this.services = memory.services;
-    this.endpointSlices = memory.endpointSlices;
-    this.endpoints = memory.endpoints;
-    this.pods = memory.pods;
-    this.serviceProfiles = memory.serviceProfiles;
-    this.servers = memory.servers;
-    this.externalWorkloads = memory.externalWorkloads;
-    this.nodes = memory.nodes;
-    this.replicaSets = memory.replicaSets;
-    this.jobs = memory.jobs;
-    this.indexes = memory.indexes;
-    this.servedKinds = memory.servedKinds;
-    observeInformerLag(this, withDefaultMetrics(options.metrics));
+    this.servedKinds = this.memory.servedKinds;
   }
 
   podOwner(pod: Pod): Owner {
-    return this.#memory.podOwner(pod);
+    return this.memory.podOwner(pod);
   }
 
   fetchPodOwner(pod: Pod): Promise<Owner> {
-    return this.#memory.fetchPodOwner(pod);
-  }
-
-  whenSynced(): Promise<void> {
-    return this.#memory.whenSynced();
-  }
-
-  hasSynced(): boolean {
-    return this.#memory.hasSynced();
+    return this.memory.fetchPodOwner(pod);
   }
 
   async start(): Promise<void> {
@@ -175,7 +141,7 @@ class ManifestsBackend implements ManifestsCluster {
     }
     // Files created while the first watches were being set up are read before start resolves.
     if (this.#scanAgain) await this.#requestScan();
-    this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.#memory.resync());
+    this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.memory.resync());
   }
 
   reload(): Promise<void> {
@@ -324,7 +290,7 @@ class ManifestsBackend implements ManifestsCluster {
       }
       // Every cache is replaced, empty or not, so every cache is synced (K-8).
       for (const kind of APPLY_ORDER) {
-        this.#memory.replace(kind, byKind.get(kind) ?? []);
+        this.memory.replace(kind, byKind.get(kind) ?? []);
       }
       return;
     }
@@ -338,7 +304,7 @@ class ManifestsBackend implements ManifestsCluster {
     }
     // File order within a kind; across kinds, what others refer to first (see APPLY_ORDER).
     changed.sort((a, b) => APPLY_RANK[a.kind] - APPLY_RANK[b.kind]);
-    for (const def of changed) this.#memory.apply(def.object);
+    for (const def of changed) this.memory.apply(def.object);
     const gone: { kind: ResourceKind; obj: KubeObject }[] = [];
     for (const [key, entry] of [...this.#published]) {
       if (keys.has(key)) continue;
@@ -347,7 +313,7 @@ class ManifestsBackend implements ManifestsCluster {
     }
     gone.sort((a, b) => APPLY_RANK[b.kind] - APPLY_RANK[a.kind]);
     for (const { kind, obj } of gone) {
-      this.#memory.delete(kind, obj.metadata.namespace, obj.metadata.name);
+      this.memory.delete(kind, obj.metadata.namespace, obj.metadata.name);
     }
   }
 
