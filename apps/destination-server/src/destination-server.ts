@@ -1,5 +1,5 @@
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
-import { registerCacheSizeMetrics } from "@destination/k8s-discovery";
+import { registerCacheSizeMetrics, secretSourceOf } from "@destination/k8s-discovery";
 import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import type { DestinationServer } from "@destination/proto";
@@ -16,6 +16,10 @@ import { createServerLogger } from "./logging/server-logger.js";
 import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics } from "./metrics/queue-overflow-metrics.js";
+import { ClusterStore } from "./multicluster/cluster-store.js";
+import { FederatedServices } from "./multicluster/federated-services.js";
+import { kubeRemoteClusterFactory } from "./multicluster/remote-cluster-factory.js";
+import { RemoteTranslations } from "./multicluster/remote-translations.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 import { OpenStreams } from "./streams/stream-session.js";
 
@@ -63,6 +67,7 @@ function resolveOptions(options: DestinationServerOptions): ResolvedServerOption
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     logger: options.logger ?? createServerLogger(),
+    remoteClusterFactory: options.remoteClusterFactory,
   };
 }
 
@@ -110,7 +115,23 @@ export async function startDestinationServer(
     logger.info("serving", { source: opened.description });
     if (opened.owned) cleanups.push(() => opened.cluster.stop());
     const { cluster } = opened;
-    registerCacheSizeMetrics(metrics, () => [cluster]);
+    const clusterStore = new ClusterStore({
+      factory:
+        options.remoteClusterFactory ??
+        kubeRemoteClusterFactory({
+          enableEndpointSlices: options.enableEndpointSlices,
+          metrics,
+          logger,
+        }),
+      enableEndpointSlices: options.enableEndpointSlices,
+      enableIPv6: options.enableIpv6,
+      syncTimeoutMs: options.cacheSyncTimeoutMs,
+      logger: logger.child({ component: "cluster-store" }),
+      metrics,
+    });
+    cleanups.push(() => clusterStore.stop());
+    // Remote clusters report their cache sizes too, labelled with their names.
+    registerCacheSizeMetrics(metrics, () => [cluster, ...clusterStore.clusters()]);
 
     // Watchers register their cache handlers now, before the caches start (X-1).
     const endpoints = new EndpointsWatcher(cluster, {
@@ -134,7 +155,9 @@ export async function startDestinationServer(
       logger: logger.child({ component: "opaque-ports-watcher" }),
       metrics,
     });
+    const federated = new FederatedServices(cluster, logger.child({ component: "federation" }));
     cleanups.push(() => {
+      federated.stop();
       endpoints.stop();
       workloads.stop();
       profiles.stop();
@@ -148,6 +171,16 @@ export async function startDestinationServer(
       () => new CacheSyncTimeoutError(`caches not synced after ${options.cacheSyncTimeoutMs} ms`),
     );
     logger.info("caches synced", { ms: Math.round(performance.now() - startedAt) });
+
+    // The link Secrets of the controller namespace (watchers.md C-1); remote clusters start in
+    // the background and never hold up readiness.
+    const secrets = secretSourceOf(cluster);
+    if (secrets === undefined) {
+      logger.info("this cluster source carries no Secrets; no remote clusters are linked");
+    } else {
+      const watch = secrets.watchSecrets(options.controllerNamespace, clusterStore.events);
+      cleanups.push(() => watch.stop());
+    }
 
     const translatorConfig: EndpointTranslatorConfig = {
       controllerNamespace: options.controllerNamespace,
@@ -170,6 +203,12 @@ export async function startDestinationServer(
         logger.child({ component: "translator" }),
       ),
       translatorConfig,
+      clusterStore,
+      remoteTranslations: new RemoteTranslations(
+        translatorConfig,
+        logger.child({ component: "translator" }),
+      ),
+      federated,
       clusterDomain: options.clusterDomain,
       streamQueueCapacity: options.streamQueueCapacity,
       grpcMetrics: new GrpcServerMetrics(registry),

@@ -14,5 +14,6 @@ export type {
   ServerLoggerOptions,
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
+export type { RemoteClusterFactory } from "./multicluster/cluster-store.js";
 export type { DestinationServerOptions } from "./server-options.js";
 export { VERSION } from "./version.js";

@@ -1,6 +1,7 @@
 import type { Cluster } from "@destination/k8s-discovery";
 import type { Http2ClientParams } from "@destination/proto";
 import type { ServerLogger } from "./logging/server-logger.js";
+import type { RemoteClusterFactory } from "./multicluster/cluster-store.js";
 
 /** Everything `startDestinationServer` takes; the CLI builds it from flags (api.md §7). */
 export interface DestinationServerOptions {
@@ -36,6 +37,11 @@ export interface DestinationServerOptions {
   /** Default 10 s. */
   readonly shutdownTimeoutMs?: number;
   readonly logger?: ServerLogger;
+  /**
+   * How a linked remote cluster is reached from its Secret's kubeconfig (api.md §3.8); by
+   * default a Kubernetes API cluster. Tests map Secrets to in-memory clusters.
+   */
+  readonly remoteClusterFactory?: RemoteClusterFactory;
 }
 
 /** The options with every default applied. */
@@ -43,7 +49,12 @@ export interface ResolvedServerOptions
   extends Required<
     Omit<
       DestinationServerOptions,
-      "cluster" | "manifests" | "kubeconfig" | "kubeContext" | "meshedHttp2ClientParams"
+      | "cluster"
+      | "manifests"
+      | "kubeconfig"
+      | "kubeContext"
+      | "meshedHttp2ClientParams"
+      | "remoteClusterFactory"
     >
   > {
   readonly cluster: Cluster | undefined;
@@ -51,4 +62,5 @@ export interface ResolvedServerOptions
   readonly kubeconfig: string | undefined;
   readonly kubeContext: string | undefined;
   readonly meshedHttp2ClientParams: Http2ClientParams | undefined;
+  readonly remoteClusterFactory: RemoteClusterFactory | undefined;
 }

@@ -66,6 +66,8 @@ export type { Owner, OwnerMetadataLookup } from "./owner.js";
 export { resolvePodOwner } from "./owner.js";
 export type { ResourceKind, ResourceKindInfo } from "./resource-kind.js";
 export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
+export type { SecretSource, SecretWatch } from "./secret-source.js";
+export { SECRETS_RESOURCE, secretSourceOf } from "./secret-source.js";
 export type { PodPortMatchOptions } from "./server-opacity.js";
 export {
   externalWorkloadPortOpaqueByServers,

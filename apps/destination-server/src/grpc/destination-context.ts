@@ -6,6 +6,9 @@ import type { EndpointTranslation, EndpointTranslatorConfig } from "@destination
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
+import type { ClusterStore } from "../multicluster/cluster-store.js";
+import type { FederatedServices } from "../multicluster/federated-services.js";
+import type { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { OpenStreams } from "../streams/stream-session.js";
 
 /** What the Get and GetProfile handlers are built from: one per server. */
@@ -18,6 +21,11 @@ export interface DestinationContext {
   /** Shared by every Get stream, so that streams in one zone share translated messages. */
   readonly endpointTranslation: EndpointTranslation;
   readonly translatorConfig: EndpointTranslatorConfig;
+  /** Linked remote clusters (api.md §3.8). */
+  readonly clusterStore: ClusterStore;
+  readonly remoteTranslations: RemoteTranslations;
+  /** Federated Services of the local cluster (api.md §3.9). */
+  readonly federated: FederatedServices;
   readonly clusterDomain: string;
   readonly streamQueueCapacity: number;
   readonly grpcMetrics: GrpcServerMetrics;

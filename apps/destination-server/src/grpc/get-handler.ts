@@ -2,22 +2,29 @@ import { InvalidServiceError } from "@destination/k8s-discovery";
 import type { GetCall, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status } from "@grpc/grpc-js";
+import { isFederated } from "../multicluster/federation.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
 import { StreamSession } from "../streams/stream-session.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
+import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
+import { FederatedStream } from "./federated-stream.js";
 import { nodeZone } from "./node-zone.js";
+import { remoteTarget } from "./remote-target.js";
 import { StatusError } from "./status-error.js";
 
 /**
- * `Get` (api.md §3): route the authority, check the Service, subscribe a translator to the
- * endpoints watcher and stream its updates until the client leaves, the stream falls behind or
- * the server shuts down. Federated and remote-discovery Services are served as local ones.
+ * `Get` (api.md §3): route the authority, check the Service, then dispatch (§3.1): federated
+ * Services to their sources (§3.9), remote-discovery ones to the linked cluster's watcher
+ * (§3.8), the rest to the local watcher; stream until the client leaves, the stream falls behind
+ * or the server shuts down.
  */
 export function handleGet(ctx: DestinationContext, call: GetCall): void {
   const path = call.request.path;
   const logger = ctx.logger.child({ rpc: "Get", path });
+  // The remote flow counts overflows under its own name (api.md §3.8).
+  let overflowLabel = path;
   const session = new StreamSession<Update>({
     call,
     streams: ctx.streams,
@@ -25,33 +32,60 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
     logger,
     capacity: ctx.streamQueueCapacity,
     encode: encodedUpdate,
-    onRefused: () => ctx.overflowMetrics.endpoints.inc({ service: path }),
+    onRefused: () => ctx.overflowMetrics.endpoints.inc({ service: overflowLabel }),
   });
   try {
     if (ctx.streams.closed) throw new StatusError(status.UNAVAILABLE, "server is shutting down");
     const token = parseContextToken(call.request.contextToken, logger);
     const route = routeGet(path, ctx.clusterDomain);
-    if (ctx.cluster.services.get(route.service.namespace, route.service.name) === undefined) {
-      throw getServiceNotFound(route.service);
-    }
+    const { namespace, name } = route.service;
+    const service = ctx.cluster.services.get(namespace, name);
+    if (service === undefined) throw getServiceNotFound(route.service);
     const zone = nodeZone(ctx.cluster, token.nodeName);
-    const translator = new EndpointTranslator(
-      ctx.endpointTranslation.forZone(zone),
-      session.sink,
-      logger,
-    );
-    const key = {
-      hostname: route.instance,
-      nodeName: token.nodeName,
-      enableEndpointFiltering: true,
+
+    if (isFederated(service)) {
+      const federation = ctx.federated.get(namespace, name);
+      if (federation === undefined) {
+        throw new StatusError(
+          status.UNKNOWN,
+          `service ${namespace}/${name} is not a federated service`,
+        );
+      }
+      const stream = new FederatedStream(ctx, session, route, token.nodeName, zone, logger);
+      const unfollow = ctx.federated.subscribe(namespace, name, stream);
+      session.onEnd(() => {
+        unfollow();
+        stream.close();
+      });
+      stream.changed(federation);
+      return;
+    }
+
+    const remote = remoteTarget(ctx, service, route, path);
+    if (remote !== undefined) overflowLabel = remote.overflowLabel;
+    const translation =
+      remote === undefined
+        ? ctx.endpointTranslation
+        : ctx.remoteTranslations.forCluster(remote.remote);
+    const source: EndpointSource = {
+      watcher: remote?.remote.watcher ?? ctx.endpoints,
+      service: remote?.service ?? route.service,
+      port: route.port,
+      key: {
+        hostname: route.instance,
+        nodeName: token.nodeName,
+        // Filtering applies to local endpoints only (api.md §3.3 step 2).
+        enableEndpointFiltering: remote === undefined,
+      },
+      translator: new EndpointTranslator(translation.forZone(zone), session.sink, logger),
     };
     try {
-      ctx.endpoints.subscribe(route.service, route.port, key, translator);
+      subscribeSource(source);
     } catch (err) {
       if (err instanceof InvalidServiceError) throw externalNameService(path);
       throw err;
     }
-    session.onEnd(() => ctx.endpoints.unsubscribe(route.service, route.port, key, translator));
+    session.onEnd(() => unsubscribeSource(source));
   } catch (err) {
     if (err instanceof StatusError) session.fail(err);
     else session.failUnexpected(err);

@@ -123,3 +123,30 @@ describe("StreamQueue", () => {
     expect(() => queueOn(new FakeCall(1), 0)).toThrow(RangeError);
   });
 });
+
+describe("StreamQueue sources (federated streams, api.md §6)", () => {
+  it("gives each source its own capacity over one ordered writer; any overflow ends it all", () => {
+    const call = new FakeCall(1);
+    const { queue, events } = queueOn(call, 2);
+    const refused = { east: 0, local: 0 };
+    const east = queue.source(() => refused.east++);
+    const local = queue.source(() => refused.local++);
+    expect(east.send("e1")).toBe(true); // written; the transport is now backed up
+    for (const m of ["e2", "l1", "e3", "l2"]) {
+      expect((m.startsWith("e") ? east : local).send(m)).toBe(true);
+    }
+    expect(queue.length).toBe(4); // two waiting per source, more than the capacity of one
+    call.drain(100);
+    expect(call.written).toEqual(["e1", "e2", "l1", "e3", "l2"]);
+
+    call.drain(1);
+    expect(local.send("l3")).toBe(true);
+    expect(local.send("l4")).toBe(true);
+    expect(local.send("l5")).toBe(true);
+    expect(local.send("l6")).toBe(false); // the local source is full: the whole stream ends
+    expect(east.send("e4")).toBe(false);
+    expect(refused).toEqual({ east: 1, local: 1 });
+    expect(events.overflows).toBe(1);
+    expect(events.refused).toBe(0);
+  });
+});

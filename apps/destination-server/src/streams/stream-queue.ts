@@ -20,15 +20,25 @@ export interface StreamQueueOptions<T> {
   readonly logger: Logger;
 }
 
+/** One producer's view of a shared queue: its own capacity and its own refusal counter. */
+export interface QueueSource<T> {
+  send(message: T): boolean;
+}
+
 /**
  * A stream's bounded FIFO between the watchers (producers, which never block) and the gRPC
  * stream. Messages go straight to the transport while it accepts them; once grpc-js reports
  * backpressure they wait here, and when `capacity` are waiting the stream has fallen behind:
  * the message is refused, the queue empties and `onOverflow` runs once.
+ *
+ * A federated stream has several producers (api.md §6): each gets a `source()` with a capacity
+ * of its own, all share this one serialised writer, and any source's overflow ends the stream.
  */
 export class StreamQueue<T> {
   readonly #options: StreamQueueOptions<T>;
-  #items: T[] = [];
+  #items: { message: T; source: object }[] = [];
+  /** Messages waiting per source; the default source is the queue itself. */
+  readonly #waiting = new Map<object, number>();
   #waitingForDrain = false;
   #state: "open" | "overflowed" | "closed" = "open";
 
@@ -48,23 +58,36 @@ export class StreamQueue<T> {
 
   /** Enqueues or writes a message; false when it was refused (overflow, or a closed stream). */
   send(message: T): boolean {
+    return this.#send(message, this, this.#options.onRefused);
+  }
+
+  /** A producer with its own capacity and refusal counter, writing through this queue. */
+  source(onRefused?: () => void): QueueSource<T> {
+    const source = {};
+    return { send: (message) => this.#send(message, source, onRefused) };
+  }
+
+  #send(message: T, source: object, onRefused: (() => void) | undefined): boolean {
     if (this.#state === "closed") return false;
     if (this.#state === "overflowed") {
-      this.#options.onRefused?.();
+      onRefused?.();
       return false;
     }
     if (!this.#waitingForDrain && this.length === 0) {
       this.#write(message);
       return true;
     }
-    if (this.length >= this.#options.capacity) {
+    const waiting = this.#waiting.get(source) ?? 0;
+    if (waiting >= this.#options.capacity) {
       this.#state = "overflowed";
       this.#items = [];
-      this.#options.onRefused?.();
+      this.#waiting.clear();
+      onRefused?.();
       this.#options.onOverflow();
       return false;
     }
-    this.#items.push(message);
+    this.#items.push({ message, source });
+    this.#waiting.set(source, waiting + 1);
     return true;
   }
 
@@ -72,6 +95,7 @@ export class StreamQueue<T> {
   close(): void {
     this.#state = "closed";
     this.#items = [];
+    this.#waiting.clear();
   }
 
   #write(message: T): void {
@@ -101,7 +125,11 @@ export class StreamQueue<T> {
     this.#waitingForDrain = false;
     // Bounded by the capacity, so shifting a small array is cheap.
     while (this.#state === "open" && !this.#waitingForDrain && this.#items.length > 0) {
-      this.#write(this.#items.shift() as T);
+      const item = this.#items.shift() as { message: T; source: object };
+      const left = (this.#waiting.get(item.source) ?? 1) - 1;
+      if (left > 0) this.#waiting.set(item.source, left);
+      else this.#waiting.delete(item.source);
+      this.#write(item.message);
     }
   }
 }

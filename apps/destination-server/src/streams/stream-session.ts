@@ -94,7 +94,7 @@ export class StreamSession<T extends object> {
   }
 
   /** Ends the call with status OK. */
-  end(reason: "overflow" | "shutdown"): void {
+  end(reason: "overflow" | "shutdown" | "federated service gone"): void {
     if (!this.#finish(status.OK, reason)) return;
     try {
       this.#call.end();

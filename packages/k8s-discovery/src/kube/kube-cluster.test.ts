@@ -106,6 +106,17 @@ describe("cluster backend: startup checks (§1.2)", () => {
     expect(c.servedKinds.has("EndpointSlice")).toBe(true);
   });
 
+  it("caches only the kinds it is limited to, as a remote cluster of the cluster store (C-6)", async () => {
+    const server = await fakeServer();
+    const remote = cluster(server, { kinds: ["Service", "EndpointSlice", "Pod", "Server"] });
+    await remote.start();
+    await remote.whenSynced();
+    expect([...remote.servedKinds].sort()).toEqual(["EndpointSlice", "Pod", "Server", "Service"]);
+    expect(requestsTo(server, "externalworkloads", false)).toHaveLength(0);
+    expect(requestsTo(server, "nodes", false)).toHaveLength(0);
+    expect(remote.externalWorkloads.hasSynced()).toBe(true);
+  });
+
   it("caches Endpoints only in Endpoints mode, and EndpointSlices only in slice mode (K-1)", async () => {
     const server = await fakeServer({ served: allKinds.filter((k) => k !== "EndpointSlice") });
     const endpointsMode = cluster(server, { enableEndpointSlices: false });

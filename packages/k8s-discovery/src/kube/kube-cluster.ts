@@ -5,11 +5,12 @@ import { type Logger, silentLogger } from "../logger.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
 import { toObjectMetadata } from "../object-metadata.js";
-import type { Pod } from "../objects/core.js";
+import type { Pod, Secret } from "../objects/core.js";
 import type { KubeObject, PartialObjectMetadata } from "../objects/meta.js";
 import { type Owner, type OwnerMetadataLookup, resolvePodOwner } from "../owner.js";
 import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { SECRETS_RESOURCE, type SecretSource, type SecretWatch } from "../secret-source.js";
 import { checkApiAccess } from "./api-access.js";
 import { type ApiResource, METADATA_ACCEPT, objectPath } from "./api-resource.js";
 import type { BackoffPolicy } from "./backoff.js";
@@ -34,6 +35,11 @@ export interface KubeClusterOptions extends KubeConfigSource {
   readonly watchTimeoutSeconds?: readonly [min: number, max: number];
   /** Objects per list page; 500 by default. */
   readonly pageSize?: number;
+  /**
+   * Cache only these kinds (the others stay empty and synced): a remote cluster of the cluster
+   * store has no ExternalWorkload, Job, Node or ServiceProfile cache (watchers.md C-6).
+   */
+  readonly kinds?: Iterable<ResourceKind>;
 }
 
 /** A running list/watch of one namespaced resource (see `KubeCluster.watchNamespaced`). */
@@ -42,7 +48,7 @@ export interface NamespacedWatch {
 }
 
 /** A cluster backed by a Kubernetes API server. */
-export interface KubeCluster extends Cluster {
+export interface KubeCluster extends Cluster, SecretSource {
   /**
    * Lists and watches one resource in one namespace into the caller's store, with the same
    * loop, backoff and relist rules as the caches of this cluster. This is where multicluster's
@@ -76,6 +82,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   readonly #logger: Logger;
   readonly #metrics: ClusterMetrics;
   readonly #reflectors: Reflector<KubeObject>[] = [];
+  readonly #kinds: ReadonlySet<ResourceKind> | undefined;
   #servedKinds: ReadonlySet<ResourceKind>;
   #stopResync: () => void = () => {};
   #started = false;
@@ -97,11 +104,14 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     this.#metrics = metrics;
     this.#client = new KubeHttpClient(options.kubeConfig ?? loadKubeConfig(options));
     // What will be cached if every CRD is installed; narrowed by API discovery in start().
-    this.#servedKinds = new Set([
-      ...ALWAYS_CACHED,
-      options.enableEndpointSlices ? "EndpointSlice" : "Endpoints",
-      ...CRDS,
-    ]);
+    this.#kinds = options.kinds === undefined ? undefined : new Set(options.kinds);
+    this.#servedKinds = this.#limited(
+      new Set([
+        ...ALWAYS_CACHED,
+        options.enableEndpointSlices ? "EndpointSlice" : "Endpoints",
+        ...CRDS,
+      ]),
+    );
   }
 
   /** Known for sure once `start()` has resolved. */
@@ -116,7 +126,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
       enableEndpointSlices: this.#options.enableEndpointSlices,
     });
     if (this.#stopped) return;
-    this.#servedKinds = access.servedKinds;
+    this.#servedKinds = this.#limited(access.servedKinds);
     if (access.missingCrds.length > 0) {
       this.#logger.warn(
         `serving without the Linkerd CRDs that are not installed: ${access.missingCrds.join("; ")}`,
@@ -125,7 +135,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     }
     for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
       const cache = this.memory.cache(kind);
-      if (!access.servedKinds.has(kind)) {
+      if (!this.#servedKinds.has(kind)) {
         cache.markSynced(); // stays empty (K-1, decision 8)
         continue;
       }
@@ -202,6 +212,15 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     });
     reflector.start();
     return { stop: () => reflector.stop() };
+  }
+
+  watchSecrets(namespace: string, store: WatchStore<Secret>): SecretWatch {
+    return this.watchNamespaced(SECRETS_RESOURCE, namespace, store);
+  }
+
+  #limited(kinds: ReadonlySet<ResourceKind>): ReadonlySet<ResourceKind> {
+    const only = this.#kinds;
+    return only === undefined ? kinds : new Set([...kinds].filter((k) => only.has(k)));
   }
 
   #loopOptions() {

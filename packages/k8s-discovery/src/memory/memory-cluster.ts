@@ -8,13 +8,15 @@ import {
   serviceClusterIpIndex,
   sliceServiceIndex,
 } from "../cluster-indexes.js";
+import type { WatchStore } from "../kube/reflector.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { Endpoints, Node, Pod, Service } from "../objects/core.js";
+import type { Endpoints, Node, Pod, Secret, Service } from "../objects/core.js";
 import type { EndpointSlice } from "../objects/discovery.js";
 import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
 import type { KubeObject, PartialObjectMetadata } from "../objects/meta.js";
 import { type Owner, resolvePodOwner } from "../owner.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import type { SecretSource, SecretWatch } from "../secret-source.js";
 import { MemoryCache } from "./memory-cache.js";
 
 export interface MemoryClusterOptions {
@@ -35,7 +37,7 @@ export interface MemoryClusterOptions {
  * programmatic backend of tests and benchmarks. Every mutation emits the same events a real
  * cluster's watch would, synchronously.
  */
-export class MemoryCluster implements Cluster {
+export class MemoryCluster implements Cluster, SecretSource {
   readonly name: string;
   readonly services: MemoryCache<Service>;
   readonly endpointSlices: MemoryCache<EndpointSlice>;
@@ -51,6 +53,9 @@ export class MemoryCluster implements Cluster {
   readonly servedKinds: ReadonlySet<ResourceKind>;
   readonly #caches: Record<ResourceKind, MemoryCache<KubeObject>>;
   readonly #keepVersions: boolean;
+  /** Secrets are no cache of their own: only `watchSecrets` (the cluster store) reads them. */
+  readonly #secrets = new Map<string, Secret>();
+  readonly #secretWatches = new Set<{ namespace: string; store: WatchStore<Secret> }>();
   #version = 0;
 
   constructor(options: MemoryClusterOptions = {}) {
@@ -98,12 +103,32 @@ export class MemoryCluster implements Cluster {
 
   /** Adds or updates an object, routed by its `kind`. Throws for a kind that is not cached. */
   apply<T extends KubeObject>(obj: T): void {
+    if (obj.kind === "Secret") {
+      this.#applySecret(obj as KubeObject as Secret);
+      return;
+    }
     this.cache(kindOf(obj)).apply(this.#stamp(obj));
   }
 
   /** Deletes an object; a no-op when it is not there. */
-  delete(kind: ResourceKind, namespace: string | undefined, name: string): void {
+  delete(kind: ResourceKind | "Secret", namespace: string | undefined, name: string): void {
+    if (kind === "Secret") {
+      this.#deleteSecret(namespace ?? "default", name);
+      return;
+    }
     this.cache(kind).remove(namespace, name);
+  }
+
+  /** Replays the namespace's Secrets into `store`, then every later apply and delete. */
+  watchSecrets(namespace: string, store: WatchStore<Secret>): SecretWatch {
+    const watch = { namespace, store };
+    store.replace([...this.#secrets.values()].filter((s) => s.metadata.namespace === namespace));
+    this.#secretWatches.add(watch);
+    return {
+      stop: async () => {
+        this.#secretWatches.delete(watch);
+      },
+    };
   }
 
   /** Replaces every object of a kind with a full list, as a relist does (K-10). */
@@ -151,6 +176,34 @@ export class MemoryCluster implements Cluster {
   }
 
   async stop(): Promise<void> {}
+
+  #applySecret(secret: Secret): void {
+    const namespace = secret.metadata.namespace ?? "default";
+    const key = `${namespace}/${secret.metadata.name}`;
+    const current = this.#secrets.get(key);
+    const stored: Secret = this.#keepVersions
+      ? secret
+      : {
+          ...secret,
+          metadata: {
+            ...secret.metadata,
+            namespace,
+            resourceVersion: String(++this.#version),
+            uid: secret.metadata.uid ?? current?.metadata.uid ?? randomUUID(),
+          },
+        };
+    this.#secrets.set(key, stored);
+    for (const watch of this.#secretWatches) {
+      if (watch.namespace === namespace) watch.store.apply(stored);
+    }
+  }
+
+  #deleteSecret(namespace: string, name: string): void {
+    if (!this.#secrets.delete(`${namespace}/${name}`)) return;
+    for (const watch of this.#secretWatches) {
+      if (watch.namespace === namespace) watch.store.remove(namespace, name);
+    }
+  }
 
   #stamp(obj: KubeObject): KubeObject {
     if (this.#keepVersions) return obj;

@@ -1,0 +1,50 @@
+import type { Service } from "@destination/k8s-discovery";
+
+export const LOCAL_DISCOVERY_ANNOTATION = "multicluster.linkerd.io/local-discovery";
+export const REMOTE_DISCOVERY_ANNOTATION = "multicluster.linkerd.io/remote-discovery";
+export const REMOTE_DISCOVERY_LABEL = "multicluster.linkerd.io/remote-discovery";
+export const REMOTE_SERVICE_LABEL = "multicluster.linkerd.io/remote-service";
+
+/** One `<svc>@<cluster>` entry of the remote-discovery annotation. */
+export interface RemoteMember {
+  readonly service: string;
+  readonly cluster: string;
+}
+
+/** What a federated Service unites (api.md §3.9); services are in its own namespace. */
+export interface Federation {
+  readonly remotes: readonly RemoteMember[];
+  /** The local service of `local-discovery`, when set. */
+  readonly local: string | undefined;
+}
+
+/** api.md §3.1: either annotation's key makes a Service federated, whatever its value. */
+export function isFederated(service: Service): boolean {
+  const annotations = service.metadata.annotations ?? {};
+  return (
+    annotations[LOCAL_DISCOVERY_ANNOTATION] !== undefined ||
+    annotations[REMOTE_DISCOVERY_ANNOTATION] !== undefined
+  );
+}
+
+/**
+ * The members a federated Service names. Remote entries that do not split into exactly two
+ * parts on `@` are passed to `onBadEntry` and skipped.
+ */
+export function readFederation(service: Service, onBadEntry: (entry: string) => void): Federation {
+  const annotations = service.metadata.annotations ?? {};
+  const remotes: RemoteMember[] = [];
+  const remoteText = annotations[REMOTE_DISCOVERY_ANNOTATION];
+  if (remoteText !== undefined && remoteText !== "") {
+    for (const entry of remoteText.split(",")) {
+      const parts = entry.split("@");
+      if (parts.length !== 2) {
+        onBadEntry(entry);
+        continue;
+      }
+      remotes.push({ service: parts[0] ?? "", cluster: parts[1] ?? "" });
+    }
+  }
+  const local = annotations[LOCAL_DISCOVERY_ANNOTATION];
+  return { remotes, local: local === undefined || local === "" ? undefined : local };
+}

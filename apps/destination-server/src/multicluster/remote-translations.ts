@@ -1,0 +1,29 @@
+import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
+import type { ServerLogger } from "../logging/server-logger.js";
+import type { RemoteCluster } from "./cluster-store.js";
+
+/**
+ * Translation for a remote cluster's endpoints (api.md §3.8): the local config (controller
+ * namespace included) with the remote cluster's trust domain. One per linked cluster, so
+ * streams of that cluster share translated messages as local streams do.
+ */
+export class RemoteTranslations {
+  readonly #byCluster = new WeakMap<RemoteCluster, EndpointTranslation>();
+
+  constructor(
+    private readonly config: EndpointTranslatorConfig,
+    private readonly logger: ServerLogger,
+  ) {}
+
+  forCluster(remote: RemoteCluster): EndpointTranslation {
+    let translation = this.#byCluster.get(remote);
+    if (translation === undefined) {
+      translation = new EndpointTranslation(
+        { ...this.config, identityTrustDomain: remote.trustDomain },
+        this.logger,
+      );
+      this.#byCluster.set(remote, translation);
+    }
+    return translation;
+  }
+}

@@ -1,0 +1,292 @@
+import { MemoryCluster, type Secret, type Service } from "@destination/k8s-discovery";
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
+import type { RemoteClusterFactory } from "../src/index.js";
+import { ipv4, pod, replicaSet, service, slice } from "./support/objects.js";
+import { serverPerTest } from "./support/server-per-test.js";
+import { get } from "./support/stream-recorder.js";
+
+// api.md §3.8 (remote discovery), §3.9 (federation), watchers.md §8 (cluster store).
+
+const NS = "emojivoto";
+const REMOTE_LABEL = "multicluster.linkerd.io/remote-discovery";
+const REMOTE_SERVICE_LABEL = "multicluster.linkerd.io/remote-service";
+
+const startServer = serverPerTest();
+
+function labelled(svc: Service, labels: Record<string, string>): Service {
+  return { ...svc, metadata: { ...svc.metadata, labels } };
+}
+
+function linkSecret(cluster: string, kubeconfig: string, name = `cluster-credentials-${cluster}`) {
+  return {
+    apiVersion: "v1",
+    kind: "Secret",
+    type: "mirror.linkerd.io/remote-kubeconfig",
+    metadata: {
+      name,
+      namespace: "linkerd",
+      labels: { "multicluster.linkerd.io/cluster-name": cluster },
+      annotations: {
+        "multicluster.linkerd.io/cluster-domain": "east.local",
+        "multicluster.linkerd.io/trust-domain": "east.example",
+      },
+    },
+    data: { kubeconfig: Buffer.from(kubeconfig).toString("base64") },
+  } satisfies Secret;
+}
+
+/** A remote cluster serving `web-svc` (Local traffic policy, pod on another node) from `ip`. */
+function eastCluster(name: string, ip: string): MemoryCluster {
+  const east = new MemoryCluster({ name });
+  const web = service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]);
+  east.apply({ ...web, spec: { ...web.spec, internalTrafficPolicy: "Local" } });
+  east.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
+  east.apply(replicaSet(NS, "web-5f86686c4d", "web"));
+  east.apply(
+    pod({
+      namespace: NS,
+      name: "web-east",
+      ip,
+      ports: [["http", 8080]],
+      node: "east-node",
+      replicaSet: "web-5f86686c4d",
+      serviceAccount: "web",
+    }),
+  );
+  east.apply(
+    slice(NS, "web-svc-east", "web-svc", [{ name: "http", port: 8080 }], [{ ip, pod: "web-east" }]),
+  );
+  return east;
+}
+
+/** The remote pod as a Get sends it: the remote trust domain, the local controller namespace. */
+function eastAddr(ip: string) {
+  const identity = "web.emojivoto.serviceaccount.identity.linkerd.east.example";
+  return {
+    addr: { ip: { ipv4: ipv4(ip) }, port: 8080 },
+    weight: 10000,
+    metricLabels: {
+      control_plane_ns: "linkerd",
+      deployment: "web",
+      pod: "web-east",
+      pod_template_hash: "5f86686c4d",
+      serviceaccount: "web",
+      zone: "",
+      zone_locality: "unknown",
+    },
+    tlsIdentity: { dnsLikeIdentity: { name: identity }, serverName: { name: identity } },
+    protocolHint: { h2: {} },
+  };
+}
+
+/** Maps a link Secret's kubeconfig text (`<name> <ip>`) to an in-memory remote cluster. */
+function recordingFactory() {
+  const made: { name: string; kubeconfig: string; cluster: MemoryCluster; stopped: boolean }[] = [];
+  const factory: RemoteClusterFactory = (name, kubeconfig) => {
+    const cluster = eastCluster(name, kubeconfig.split(" ")[1] ?? "");
+    const entry = { name, kubeconfig, cluster, stopped: false };
+    cluster.stop = async () => {
+      entry.stopped = true;
+    };
+    made.push(entry);
+    return cluster;
+  };
+  return { made, factory };
+}
+
+function localCluster(): MemoryCluster {
+  const local = new MemoryCluster();
+  local.apply(
+    labelled(service(NS, "web-remote", [{ port: 80 }]), {
+      [REMOTE_LABEL]: "east",
+      [REMOTE_SERVICE_LABEL]: "web-svc",
+    }),
+  );
+  local.apply(labelled(service(NS, "no-name", [{ port: 80 }]), { [REMOTE_LABEL]: "east" }));
+  local.apply(
+    labelled(service(NS, "lost", [{ port: 80 }]), {
+      [REMOTE_LABEL]: "west",
+      [REMOTE_SERVICE_LABEL]: "web-svc",
+    }),
+  );
+  local.apply(
+    labelled(service(NS, "ext-remote", [{ port: 80 }]), {
+      [REMOTE_LABEL]: "east",
+      [REMOTE_SERVICE_LABEL]: "ext",
+    }),
+  );
+  local.apply(service(NS, "web-local", [{ name: "http", port: 80, targetPort: "http" }]));
+  local.apply(pod({ namespace: NS, name: "web-local-1", ip: "10.1.0.1", ports: [["http", 8080]] }));
+  local.apply(
+    slice(
+      NS,
+      "web-local-1",
+      "web-local",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.1.0.1", pod: "web-local-1" }],
+    ),
+  );
+  local.apply(linkSecret("east", "east 10.2.0.1"));
+  return local;
+}
+
+const localAddr = {
+  addr: { ip: { ipv4: ipv4("10.1.0.1") }, port: 8080 },
+  weight: 10000,
+  metricLabels: {
+    control_plane_ns: "linkerd",
+    pod: "web-local-1",
+    serviceaccount: "default",
+    zone: "",
+    zone_locality: "unknown",
+  },
+  tlsIdentity: {
+    dnsLikeIdentity: { name: "default.emojivoto.serviceaccount.identity.linkerd.cluster.local" },
+    serverName: { name: "default.emojivoto.serviceaccount.identity.linkerd.cluster.local" },
+  },
+  protocolHint: { h2: {} },
+};
+
+describe("Get: remote discovery (api.md §3.8)", () => {
+  it("serves the remote service's endpoints with the remote trust domain and no filtering", async () => {
+    const { factory } = recordingFactory();
+    const server = await startServer({ cluster: localCluster(), remoteClusterFactory: factory });
+    const token = JSON.stringify({ ns: NS, nodeName: "node-a" });
+    const stream = get(server.client, "web-remote.emojivoto.svc.cluster.local:80", token);
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [eastAddr("10.2.0.1")],
+        metricLabels: { namespace: "emojivoto", service: "web-svc" },
+      },
+    });
+    // The remote watcher labels its series with the remote cluster's name.
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { cluster: "east", namespace: NS, service: "web-svc", port: "80" },
+      1,
+    );
+    stream.cancel();
+  });
+
+  it("refuses a missing remote service name, an unknown cluster and a remote ExternalName", async () => {
+    const { factory } = recordingFactory();
+    const server = await startServer({ cluster: localCluster(), remoteClusterFactory: factory });
+    expect(await get(server.client, "no-name.emojivoto.svc.cluster.local:80").end).toEqual({
+      code: status.FAILED_PRECONDITION,
+      details:
+        "Remote discovery service missing remote service name no-name.emojivoto.svc.cluster.local:80",
+    });
+    expect(await get(server.client, "lost.emojivoto.svc.cluster.local:80").end).toEqual({
+      code: status.NOT_FOUND,
+      details: "Remote cluster not found: west",
+    });
+    expect(await get(server.client, "ext-remote.emojivoto.svc.cluster.local:80").end).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: "Invalid authority: ext-remote.emojivoto.svc.cluster.local:80",
+    });
+  });
+});
+
+describe("cluster store (watchers.md C-1..C-5)", () => {
+  it("adds a linked cluster, replaces it after stopping the old one, and drops it on delete", async () => {
+    const { made, factory } = recordingFactory();
+    const local = localCluster();
+    local.apply({
+      ...linkSecret("east", "x"),
+      type: "Opaque",
+      metadata: { name: "other", namespace: "linkerd" },
+    });
+    const server = await startServer({ cluster: local, remoteClusterFactory: factory });
+    expect(await server.metric("cluster_store_size")).toBe(1);
+    expect(made.map((m) => m.kubeconfig)).toEqual(["east 10.2.0.1"]);
+
+    // C-4 fix: a second Secret for the same cluster stops the old entry, then replaces it.
+    local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
+    expect(made.map((m) => [m.kubeconfig, m.stopped])).toEqual([
+      ["east 10.2.0.1", true],
+      ["east 10.2.0.2", false],
+    ]);
+    expect(await server.metric("cluster_store_size")).toBe(1);
+    const stream = get(server.client, "web-remote.emojivoto.svc.cluster.local:80");
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [eastAddr("10.2.0.2")],
+        metricLabels: { namespace: "emojivoto", service: "web-svc" },
+      },
+    });
+    stream.cancel();
+
+    local.delete("Secret", "linkerd", "east-rotated");
+    expect(made[1]?.stopped).toBe(true);
+    expect(await server.metric("cluster_store_size")).toBe(0);
+    expect(await get(server.client, "web-remote.emojivoto.svc.cluster.local:80").end).toEqual({
+      code: status.NOT_FOUND,
+      details: "Remote cluster not found: east",
+    });
+  });
+});
+
+describe("Get: federated services (api.md §3.9)", () => {
+  const federated = (annotations: Record<string, string>) =>
+    service(NS, "web-fed", [{ port: 80 }], { annotations });
+
+  it("fails while the federated-service watcher has not seen the Service", async () => {
+    const local = localCluster();
+    // Applied before the server's watchers exist, so only the cache knows it.
+    local.apply(federated({ "multicluster.linkerd.io/local-discovery": "web-local" }));
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    expect(await get(server.client, "web-fed.emojivoto.svc.cluster.local:80").end).toEqual({
+      code: status.UNKNOWN,
+      details: "service emojivoto/web-fed is not a federated service",
+    });
+  });
+
+  it("unites the remote and local sources, removes a dropped one, and ends when unfederated", async () => {
+    const local = localCluster();
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    // The federation annotations win over the remote-discovery label (api.md §3.1).
+    local.apply(
+      labelled(
+        federated({
+          "multicluster.linkerd.io/remote-discovery": "web-svc@east,bad-entry,web-svc@west",
+          "multicluster.linkerd.io/local-discovery": "web-local",
+        }),
+        { [REMOTE_LABEL]: "west", [REMOTE_SERVICE_LABEL]: "web-svc" },
+      ),
+    );
+    const token = JSON.stringify({ ns: NS, nodeName: "node-a" });
+    const stream = get(server.client, "web-fed.emojivoto.svc.cluster.local:80", token);
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [eastAddr("10.2.0.1")],
+        metricLabels: { namespace: "emojivoto", service: "web-svc" },
+      },
+    });
+    expect(await stream.next()).toEqual({
+      add: { addrs: [localAddr], metricLabels: { namespace: "emojivoto", service: "web-local" } },
+    });
+
+    // The remote member leaves: its addresses are removed from the stream, the local ones stay.
+    local.apply(federated({ "multicluster.linkerd.io/local-discovery": "web-local" }));
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.2.0.1") }, port: 8080 }] },
+    });
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { cluster: "east", namespace: NS, service: "web-svc", port: "80" },
+      undefined,
+    );
+
+    // Both annotations gone: the stream ends with OK and the proxy reconnects.
+    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(stream.unread).toBe(0);
+  });
+});
