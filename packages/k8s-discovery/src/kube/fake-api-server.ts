@@ -349,7 +349,8 @@ export class FakeApiServer {
             }
           : {}),
       },
-      items,
+      // As kube-apiserver does: an empty metadata-only list carries `items: null`.
+      items: metadata && items.length === 0 ? null : items,
     });
   }
 

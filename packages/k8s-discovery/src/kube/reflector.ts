@@ -186,10 +186,12 @@ export class Reflector<T extends KubeObject> {
         }
         throw err;
       }
-      if (!Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== "string") {
+      // An empty metadata-only list (PartialObjectMetadataList) arrives with `items: null`.
+      const pageItems = page.items === null ? [] : page.items;
+      if (!Array.isArray(pageItems) || typeof page.metadata?.resourceVersion !== "string") {
         throw new Error("the list response has no items or no resourceVersion");
       }
-      for (const item of page.items) {
+      for (const item of pageItems) {
         if (isObject(item)) items.push(this.#normalise(item));
       }
       resourceVersion = page.metadata.resourceVersion;
@@ -281,12 +283,16 @@ export class Reflector<T extends KubeObject> {
       case "ERROR":
         if (isGone(event.status)) return "expired";
         metrics.errored("event");
-        logger.warn(`the ${this.#options.resource.plural} watch reported an error; resuming`, {
+        logger.warn(`the ${this.#options.resource.plural} watch reported an error; listing again`, {
           ...this.#where,
           code: event.status.code,
           reason: event.status.reason,
           error: event.status.message,
         });
+        // Resuming from the same version can fail the same way forever (an API server answers
+        // a watch through a compacted delete with a 500 every time), so the next attempt lists,
+        // after the usual backoff, as client-go's reflector does.
+        position.expired();
         return "failed";
       case "BOOKMARK":
         position.observed(event);

@@ -198,6 +198,16 @@ export function backendSuiteFixture(): KubeObject[] {
   ];
 }
 
+/** A Server: a kind whose whole content the API server stores as written (no status). */
+function opaqueServer(name: string, port: number): Server {
+  return {
+    apiVersion: "policy.linkerd.io/v1beta3",
+    kind: "Server",
+    metadata: { name, namespace: NS },
+    spec: { podSelector: { matchLabels: { app: "web" } }, port, proxyProtocol: "opaque" },
+  };
+}
+
 function pod(name: string, ip: string, extra: { labels?: Record<string, string> } = {}): Pod {
   return {
     apiVersion: "v1",
@@ -280,14 +290,16 @@ export function describeBackendSuite(
       }
     });
 
+    // A Server, not a Pod: a real API server drops a Pod's status on create, so a created Pod
+    // is an add followed by an update once its status is written.
     it("emits an add for a created object", () =>
       withBackend(async ({ harness, recorder, cluster }) => {
         const from = recorder.events.length;
-        await harness.apply(pod("web-2", "10.0.0.2"));
-        await eventually(() => expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-2`]));
-        expect(cluster.pods.get(NS, "web-2")?.status?.podIP).toBe("10.0.0.2");
+        await harness.apply(opaqueServer("db", 5432));
+        await eventually(() => expect(recorder.summary(from)).toEqual([`add Server ${NS}/db`]));
+        expect(cluster.servers.get(NS, "db")?.spec?.proxyProtocol).toBe("opaque");
         await quiet();
-        expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-2`]);
+        expect(recorder.summary(from)).toEqual([`add Server ${NS}/db`]);
       }));
 
     it("emits an update with the old and new object: new resourceVersion, same uid", () =>
@@ -407,8 +419,8 @@ export function describeBackendSuite(
         const detach = removed.attach(cluster);
         detach();
         const from = recorder.events.length;
-        await harness.apply(pod("web-4", "10.0.0.4"));
-        await eventually(() => expect(recorder.summary(from)).toEqual([`add Pod ${NS}/web-4`]));
+        await harness.apply(opaqueServer("cache", 6379));
+        await eventually(() => expect(recorder.summary(from)).toEqual([`add Server ${NS}/cache`]));
         expect(removed.events).toEqual([]);
       }));
   });

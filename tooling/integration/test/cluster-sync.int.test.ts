@@ -1,0 +1,150 @@
+// Syncing kinds that have no objects. kube-apiserver answers a metadata-only list
+// (`Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`) of an empty
+// collection with `"items": null`, where a full list says `"items": []`. The cluster backend
+// reads Nodes, ReplicaSets and Jobs that way, so these tests pin what must hold on any cluster
+// with no Jobs (or no ReplicaSets, or no Nodes).
+import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
+import { EventRecorder } from "@destination/k8s-discovery/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { makeClusterHarness } from "../src/cluster-harness.js";
+import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";
+import { job, node, pod, replicaSet, service, slice } from "../src/objects.js";
+import { startServer } from "../src/server.js";
+import { get, ipv4 } from "../src/streams.js";
+
+const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+
+/** Resolves true once `promise` settles within `ms`, false otherwise. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let ctx: IntegrationEnv | undefined;
+beforeAll(async () => {
+  ctx = await startIntegrationEnv();
+});
+afterAll(async () => {
+  await ctx?.stop();
+});
+
+describe("kinds without objects (real kube-apiserver)", () => {
+  it("is how kube-apiserver answers: an empty metadata-only list has items null", async () => {
+    const res = await ctx?.env.request<{ items: unknown }>(
+      "GET",
+      "/apis/batch/v1/jobs?limit=500",
+      undefined,
+      { headers: { accept: METADATA_LIST } },
+    );
+    expect(res?.status).toBe(200);
+    expect(res?.body.items).toBeNull();
+  });
+
+  it("syncs the cluster backend on an empty cluster", async () => {
+    if (!ctx) throw new Error("no API server");
+    const cluster: KubeCluster = createKubeCluster({
+      kubeconfigPath: ctx.env.kubeconfigPath,
+      enableEndpointSlices: true,
+      resyncMs: 0,
+    });
+    try {
+      await cluster.start();
+      expect(await within(cluster.whenSynced(), 15_000)).toBe(true);
+      expect(cluster.jobs.list()).toEqual([]);
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it("starts destination-server on a cluster without Jobs and serves Get", async () => {
+    if (!ctx) throw new Error("no API server");
+    const { api, env } = ctx;
+    await api.apply(
+      node("node-a"),
+      service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
+      replicaSet("shop", "cart-6d8f", "cart"),
+      pod({
+        namespace: "shop",
+        name: "cart-6d8f-x1",
+        ip: "10.244.3.1",
+        ports: [["http", 8080]],
+        replicaSet: "cart-6d8f",
+        meshed: false,
+      }),
+      slice(
+        "shop",
+        "cart-1",
+        "cart",
+        [{ port: 8080 }],
+        [{ ip: "10.244.3.1", pod: "cart-6d8f-x1" }],
+      ),
+    );
+    const dst = await startServer(env.kubeconfigPath, { cacheSyncTimeoutMs: 15_000 });
+    try {
+      const stream = get(dst.client, "cart.shop.svc.cluster.local:8080");
+      expect(await stream.next()).toEqual({
+        add: {
+          addrs: [
+            {
+              addr: { ip: { ipv4: ipv4("10.244.3.1") }, port: 8080 },
+              weight: 10000,
+              metricLabels: {
+                deployment: "cart",
+                pod: "cart-6d8f-x1",
+                pod_template_hash: "6d8f",
+                serviceaccount: "default",
+                zone: "",
+                zone_locality: "unknown",
+              },
+            },
+          ],
+          metricLabels: { namespace: "shop", service: "cart" },
+        },
+      });
+      stream.cancel();
+    } finally {
+      await dst.close();
+    }
+  });
+
+  it("relists a kind whose last object was deleted while disconnected", async () => {
+    if (!ctx) throw new Error("no API server");
+    await removeKubernetesService(ctx);
+    // Every metadata-only kind has an object at first, so the backend syncs.
+    const harness = await makeClusterHarness(ctx, [
+      node("node-a"),
+      replicaSet("batch", "worker-5d4f", "worker"),
+      job("batch", "report-1"),
+    ]);
+    try {
+      const recorder = new EventRecorder();
+      recorder.attach(harness.cluster);
+      await harness.cluster.start();
+      expect(await within(harness.cluster.whenSynced(), 15_000)).toBe(true);
+      const from = recorder.events.length;
+      await harness.whileDisconnected(async () => {
+        await harness.delete("Job", "batch", "report-1");
+        // A later write, so that resuming the watch fails with 410 Gone.
+        await harness.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-b" }));
+      });
+      await vi.waitFor(
+        () =>
+          expect(recorder.summary(from)).toEqual([
+            "delete Job batch/report-1",
+            "update Node node-a",
+          ]),
+        { timeout: 15_000, interval: 50 },
+      );
+      expect(harness.cluster.jobs.list()).toEqual([]);
+    } finally {
+      await harness.close();
+    }
+  });
+});

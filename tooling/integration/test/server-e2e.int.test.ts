@@ -1,0 +1,323 @@
+// destination-server end to end on the cluster backend: every object is written through the API
+// of a real kube-apiserver (no controllers run: the test writes pod statuses and EndpointSlices
+// itself, as the kubelet and the EndpointSlice controller would), and the streams are compared
+// with exact proto JSON, as in apps/destination-server/test/*.e2e.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
+import {
+  clusterBasics,
+  node,
+  server as opaqueServer,
+  pod,
+  replicaSet,
+  service,
+  serviceProfile,
+  slice,
+} from "../src/objects.js";
+import { type ServerUnderTest, startServer } from "../src/server.js";
+import { get, getProfile, ipv4, type StreamRecorder, sleep } from "../src/streams.js";
+
+const NS = "emojivoto";
+const WEB = "web-svc.emojivoto.svc.cluster.local";
+// Endpoints carry their zone in the EndpointSlice (Get's `zone` label); GetProfile's endpoint
+// labels leave it empty, as upstream.
+const ZONE = "zone-a";
+const BUDGET = { retryRatio: Math.fround(0.2), minRetriesPerSecond: 10, ttl: "10s" };
+const identity = (sa: string, ns = NS) =>
+  `${sa}.${ns}.serviceaccount.identity.linkerd.cluster.local`;
+const tls = (sa: string, ns = NS) => ({
+  dnsLikeIdentity: { name: identity(sa, ns) },
+  serverName: { name: identity(sa, ns) },
+});
+
+const webPod = (name: string, ip: string) =>
+  pod({
+    namespace: NS,
+    name,
+    ip,
+    ports: [["http", 8080]],
+    replicaSet: "web-5f86686c4d",
+    serviceAccount: "web",
+    labels: { app: "web" },
+  });
+
+/** A meshed web pod's address as Get sends it with the default flags. */
+const webAddr = (ip: string, name: string) => ({
+  addr: { ip: { ipv4: ipv4(ip) }, port: 8080 },
+  weight: 10000,
+  metricLabels: {
+    control_plane_ns: "linkerd",
+    deployment: "web",
+    pod: name,
+    pod_template_hash: "5f86686c4d",
+    serviceaccount: "web",
+    zone: ZONE,
+    zone_locality: "unknown",
+  },
+  tlsIdentity: tls("web"),
+  protocolHint: { h2: {} },
+});
+const bareAddr = (ip: string, port = 8080) => ({ ip: { ipv4: ipv4(ip) }, port });
+const webLabels = { namespace: NS, service: "web-svc" };
+const webParent = {
+  resource: { group: "core", kind: "Service", name: "web-svc", namespace: NS, port: 80 },
+};
+
+let ctx: IntegrationEnv | undefined;
+let dst: ServerUnderTest | undefined;
+const streams: StreamRecorder<never>[] = [];
+const track = <S>(s: S) => {
+  streams.push(s as StreamRecorder<never>);
+  return s;
+};
+
+beforeAll(async () => {
+  ctx = await startIntegrationEnv();
+  await ctx.api.apply(
+    ...clusterBasics(),
+    node("node-a", { "topology.kubernetes.io/zone": ZONE }),
+    service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }], {
+      clusterIP: "10.96.10.10",
+    }),
+    replicaSet(NS, "web-5f86686c4d", "web"),
+    webPod("web-5f86686c4d-aaaaa", "10.244.1.10"),
+    webPod("web-5f86686c4d-bbbbb", "10.244.1.11"),
+    webPod("web-5f86686c4d-ccccc", "10.244.1.12"),
+    // Two slices, as the EndpointSlice controller splits a service's endpoints.
+    slice(
+      NS,
+      "web-svc-x1",
+      "web-svc",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.244.1.10", pod: "web-5f86686c4d-aaaaa", zone: ZONE }],
+    ),
+    slice(
+      NS,
+      "web-svc-x2",
+      "web-svc",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE }],
+    ),
+  );
+  dst = await startServer(ctx.env.kubeconfigPath);
+});
+
+afterAll(async () => {
+  for (const s of streams) s.cancel();
+  await dst?.close();
+  await ctx?.stop();
+});
+
+function env() {
+  if (!ctx || !dst) throw new Error("setup failed");
+  return { api: ctx.api, client: dst.client };
+}
+
+describe("destination-server on a real kube-apiserver", () => {
+  it("Get: two slices; deleting one keeps the other's addresses (seed)", async () => {
+    const { api, client } = env();
+    const stream = track(get(client, `${WEB}:80`));
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [
+          webAddr("10.244.1.10", "web-5f86686c4d-aaaaa"),
+          webAddr("10.244.1.11", "web-5f86686c4d-bbbbb"),
+        ],
+        metricLabels: webLabels,
+      },
+    });
+
+    await api.delete("EndpointSlice", NS, "web-svc-x1");
+    expect(await stream.next()).toEqual({ remove: { addrs: [bareAddr("10.244.1.10")] } });
+
+    // The remaining slice grows by one endpoint.
+    await api.apply(
+      slice(
+        NS,
+        "web-svc-x2",
+        "web-svc",
+        [{ name: "http", port: 8080 }],
+        [
+          { ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE },
+          { ip: "10.244.1.12", pod: "web-5f86686c4d-ccccc", zone: ZONE },
+        ],
+      ),
+    );
+    expect(await stream.next()).toEqual({
+      add: { addrs: [webAddr("10.244.1.12", "web-5f86686c4d-ccccc")], metricLabels: webLabels },
+    });
+
+    // An endpoint that turns not ready is removed.
+    await api.apply(
+      slice(
+        NS,
+        "web-svc-x2",
+        "web-svc",
+        [{ name: "http", port: 8080 }],
+        [
+          { ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE },
+          { ip: "10.244.1.12", pod: "web-5f86686c4d-ccccc", zone: ZONE, ready: false },
+        ],
+      ),
+    );
+    expect(await stream.next()).toEqual({ remove: { addrs: [bareAddr("10.244.1.12")] } });
+    await sleep(500);
+    expect(stream.unread).toBe(0);
+    expect(stream.ended).toBeUndefined();
+  });
+
+  it("GetProfile: a ServiceProfile's routes, its update, and the default once it is deleted", async () => {
+    const { api, client } = env();
+    const profileRef = {
+      resource: { group: "linkerd.io", kind: "ServiceProfile", name: WEB, namespace: NS },
+    };
+    await api.apply(
+      serviceProfile(NS, WEB, {
+        routes: [
+          {
+            name: "GET /api/list",
+            condition: { method: "GET", pathRegex: "/api/list" },
+            isRetryable: true,
+            timeout: "300ms",
+          },
+        ],
+        retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
+      }),
+    );
+    const stream = track(getProfile(client, `${WEB}:80`));
+    expect(await stream.next()).toEqual({
+      fullyQualifiedName: WEB,
+      routes: [
+        {
+          condition: {
+            all: {
+              matches: [{ method: { registered: "GET" } }, { path: { regex: "/api/list" } }],
+            },
+          },
+          metricsLabels: { route: "GET /api/list" },
+          isRetryable: true,
+          timeout: "0.300s",
+        },
+      ],
+      retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
+      parentRef: webParent,
+      profileRef,
+    });
+
+    await api.apply(
+      serviceProfile(NS, WEB, {
+        routes: [
+          {
+            name: "vote",
+            condition: { method: "POST" },
+            responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
+          },
+        ],
+      }),
+    );
+    expect(await stream.next()).toEqual({
+      fullyQualifiedName: WEB,
+      routes: [
+        {
+          condition: { method: { registered: "POST" } },
+          responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
+          metricsLabels: { route: "vote" },
+        },
+      ],
+      retryBudget: BUDGET,
+      parentRef: webParent,
+      profileRef,
+    });
+
+    await api.delete("ServiceProfile", NS, WEB);
+    expect(await stream.next()).toEqual({
+      fullyQualifiedName: WEB,
+      retryBudget: BUDGET,
+      parentRef: webParent,
+      profileRef: { resource: { group: "linkerd.io" } },
+    });
+  });
+
+  it("GetProfile on a pod IP: the pod behind it, made opaque by a Server", async () => {
+    const { api, client } = env();
+    const stream = track(getProfile(client, "10.244.1.11:8080"));
+    const endpoint = {
+      addr: bareAddr("10.244.1.11"),
+      weight: 10000,
+      metricLabels: {
+        control_plane_ns: "linkerd",
+        deployment: "web",
+        namespace: NS,
+        pod: "web-5f86686c4d-bbbbb",
+        pod_template_hash: "5f86686c4d",
+        serviceaccount: "web",
+        zone: "",
+      },
+      tlsIdentity: tls("web"),
+      protocolHint: { h2: {} },
+    };
+    expect(await stream.next()).toEqual({ retryBudget: BUDGET, endpoint });
+
+    await api.apply(opaqueServer(NS, "web-opaque", { app: "web" }, "http"));
+    expect(await stream.next()).toEqual({
+      opaqueProtocol: true,
+      retryBudget: BUDGET,
+      endpoint: {
+        ...endpoint,
+        protocolHint: { opaque: {}, opaqueTransport: { inboundPort: 4143 } },
+      },
+    });
+
+    await api.delete("Server", NS, "web-opaque");
+    expect(await stream.next()).toEqual({ retryBudget: BUDGET, endpoint });
+  });
+
+  it("GetProfile on a host port: loses the deleted pod, regains the new one once Running (seed)", async () => {
+    const { api, client } = env();
+    const exporter = (name: string, phase = "Running") =>
+      pod({
+        namespace: "monitoring",
+        name,
+        ip: phase === "Running" ? "10.244.1.20" : undefined,
+        hostIp: "172.18.0.2",
+        ports: [["metrics", 9100, 9100]],
+        phase,
+      });
+    const withPod = (name: string) => ({
+      retryBudget: BUDGET,
+      endpoint: {
+        addr: bareAddr("172.18.0.2", 9100),
+        weight: 10000,
+        metricLabels: {
+          control_plane_ns: "linkerd",
+          namespace: "monitoring",
+          pod: name,
+          serviceaccount: "default",
+          zone: "",
+        },
+        tlsIdentity: tls("default", "monitoring"),
+        protocolHint: { h2: {} },
+      },
+    });
+    await api.apply(exporter("node-exporter-7hx4c"));
+    const stream = track(getProfile(client, "172.18.0.2:9100"));
+    expect(await stream.next()).toEqual(withPod("node-exporter-7hx4c"));
+
+    await api.delete("Pod", "monitoring", "node-exporter-7hx4c");
+    expect(await stream.next()).toEqual({
+      retryBudget: BUDGET,
+      endpoint: { addr: bareAddr("172.18.0.2", 9100), weight: 10000 },
+    });
+
+    // The DaemonSet's replacement: created (no status), bound and Pending on the node's IP,
+    // then Running. Only Running attaches it (W-5).
+    await api.create(exporter("node-exporter-9k2lm", "Pending"));
+    await api.applyStatus(exporter("node-exporter-9k2lm", "Pending"));
+    await sleep(1000);
+    expect(stream.unread).toBe(0);
+    await api.applyStatus(exporter("node-exporter-9k2lm", "Running"));
+    expect(await stream.next()).toEqual(withPod("node-exporter-9k2lm"));
+    await sleep(500);
+    expect(stream.unread).toBe(0);
+  });
+});
