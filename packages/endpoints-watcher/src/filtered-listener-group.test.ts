@@ -28,6 +28,17 @@ describe("filtered listener group", () => {
     expect(first.take()).toEqual([]);
   });
 
+  it("E-6: listeners joining while nothing changed share one snapshot object; a change makes a new one", () => {
+    const h = oneSlice();
+    const first = h.listen();
+    const second = h.listen();
+    expect(second.lastSet()).toBe(first.lastSet());
+    h.cluster.apply(slice("web-a", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    const third = h.listen();
+    expect(third.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+    expect(third.lastSet()).not.toBe(first.lastSet());
+  });
+
   it("E-6: a joining listener gets nothing for an unknown service, no endpoints, or everything filtered out", () => {
     const h = harness();
     expect(h.listen({ service: { namespace: NS, name: "nope" } }).take()).toEqual([]);

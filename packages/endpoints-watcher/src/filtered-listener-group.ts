@@ -43,6 +43,13 @@ export class FilteredListenerGroup {
   readonly key: FilterKey;
   #filter: AddressFilter;
   #available: PortAddresses = NO_ADDRESSES;
+  /**
+   * The set handed to joining listeners, derived from `from`. While the port's addresses stay
+   * the same object, later joiners get the very same set, so the translation and encoding
+   * caches downstream (keyed by identity) serve a subscribe storm once per group, not per
+   * stream.
+   */
+  #joined: { from: PortAddresses; set: AddressSet | undefined } | undefined;
   /** What the listeners were last told, by ID key. */
   #snapshot: ReadonlyMap<string, AddressSetEntry> = new Map();
   readonly #listeners: EndpointsListener[] = [];
@@ -73,10 +80,13 @@ export class FilteredListenerGroup {
   join(listener: EndpointsListener, current: PortAddresses | undefined, exists: boolean): void {
     if (current !== undefined) {
       this.#available = current;
-      this.#snapshot = filterAddresses(current.addresses, this.#filter);
-      if (this.#snapshot.size > 0) {
-        this.#deliver(listener, "add", frozenAddressSet(this.#snapshot, current.labels));
+      if (this.#joined?.from !== current) {
+        this.#snapshot = filterAddresses(current.addresses, this.#filter);
+        const set =
+          this.#snapshot.size > 0 ? frozenAddressSet(this.#snapshot, current.labels) : undefined;
+        this.#joined = { from: current, set };
       }
+      if (this.#joined.set) this.#deliver(listener, "add", this.#joined.set);
     }
     this.#listeners.push(listener);
     this.#series.subscribers(this.#listeners.length);
@@ -104,6 +114,7 @@ export class FilteredListenerGroup {
    * carry the values last announced.
    */
   publishDiff(current: PortAddresses): void {
+    this.#joined = undefined;
     this.#available = current;
     const filtered = filterAddresses(current.addresses, this.#filter);
     const added: [string, AddressSetEntry][] = [];
@@ -144,6 +155,7 @@ export class FilteredListenerGroup {
 
   /** E-24: the port's addresses are gone; listeners stay and are told to remove everything. */
   noEndpoints(exists: boolean): void {
+    this.#joined = undefined;
     if (this.#snapshot.size > 0) {
       const remove = frozenAddressSet(this.#snapshot, EMPTY_LABELS);
       for (const listener of [...this.#listeners]) this.#deliver(listener, "remove", remove);
