@@ -1,0 +1,221 @@
+/** The bench's command line and the plan it resolves to. */
+
+/** Kept here (not imported from experiments.ts) so that parsing stays free of server code. */
+export const EXPERIMENT_NAMES = ["shared-translation", "lean-delivery"] as const;
+
+export const SCENARIOS = ["fanout", "scale", "churn", "storm"] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchArgs {
+  readonly quick: boolean;
+  readonly json: string | undefined;
+  readonly runs: number | undefined;
+  readonly only: readonly ScenarioName[];
+  readonly churnSeconds: number | undefined;
+  /** Run every server child with `--cpu-prof`, profiles written to this folder. */
+  readonly cpuProf: string | undefined;
+  /** Write a heap snapshot of each scale server (largest size only) to this folder. */
+  readonly heapSnapshot: string | undefined;
+  /** Overrides of the sizes (stream counts, pod counts). */
+  readonly fanoutStreams: readonly number[] | undefined;
+  readonly stormStreams: readonly number[] | undefined;
+  readonly scalePods: readonly number[] | undefined;
+  /** Runtime patches of the server child that model a proposed change (experiments.ts). */
+  readonly experiments: readonly string[];
+  readonly help: boolean;
+}
+
+export class ArgsError extends Error {
+  override readonly name = "ArgsError";
+}
+
+export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--only LIST]
+                  [--churn-seconds N] [--cpu-prof DIR] [--heap-snapshot DIR]
+
+  --quick             smoke check: smaller sizes, fewer runs (under a minute)
+  --json FILE         also write the results as JSON
+  --runs N            repetitions per measurement (default 5, 2 with --quick)
+  --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
+  --churn-seconds N   churn duration (default 30, 5 with --quick)
+  --cpu-prof DIR      run the server children with --cpu-prof into DIR
+  --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
+  --fanout-streams L  fan-out stream counts (default 1000,10000; 1000 with --quick)
+  --storm-streams L   subscribe-storm stream counts (default 1000,10000; 1000 with --quick)
+  --scale-pods L      scale pod counts (default 1000,10000,50000; 1000,10000 with --quick)
+  --experiment L      patch the server child at run time to measure a proposed change:
+                      ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
+`;
+
+function positiveInt(flag: string, text: string | undefined): number {
+  if (text === undefined) throw new ArgsError(`${flag} needs a value`);
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1)
+    throw new ArgsError(`${flag}: not a positive integer: ${text}`);
+  return n;
+}
+
+function intList(flag: string, text: string | undefined): number[] {
+  return value(flag, text)
+    .split(",")
+    .map((part) => positiveInt(flag, part.trim()));
+}
+
+function value(flag: string, text: string | undefined): string {
+  if (text === undefined || text === "") throw new ArgsError(`${flag} needs a value`);
+  return text;
+}
+
+/** Parses `argv` (without node and the script). Accepts `--flag value` and `--flag=value`. */
+export function parseArgs(argv: readonly string[]): BenchArgs {
+  const args = {
+    quick: false,
+    json: undefined as string | undefined,
+    runs: undefined as number | undefined,
+    only: [...SCENARIOS] as ScenarioName[],
+    churnSeconds: undefined as number | undefined,
+    cpuProf: undefined as string | undefined,
+    heapSnapshot: undefined as string | undefined,
+    fanoutStreams: undefined as number[] | undefined,
+    stormStreams: undefined as number[] | undefined,
+    scalePods: undefined as number[] | undefined,
+    experiments: [] as string[],
+    help: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i] as string;
+    // `pnpm bench -- --quick` passes a literal "--" through.
+    if (raw === "--") continue;
+    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
+    const flag = eq >= 0 ? raw.slice(0, eq) : raw;
+    const inline = eq >= 0 ? raw.slice(eq + 1) : undefined;
+    const next = (): string | undefined => inline ?? argv[++i];
+    switch (flag) {
+      case "--quick":
+        args.quick = true;
+        break;
+      case "--help":
+      case "-h":
+        args.help = true;
+        break;
+      case "--json":
+        args.json = value(flag, next());
+        break;
+      case "--runs":
+        args.runs = positiveInt(flag, next());
+        break;
+      case "--churn-seconds":
+        args.churnSeconds = positiveInt(flag, next());
+        break;
+      case "--cpu-prof":
+        args.cpuProf = value(flag, next());
+        break;
+      case "--heap-snapshot":
+        args.heapSnapshot = value(flag, next());
+        break;
+      case "--fanout-streams":
+        args.fanoutStreams = intList(flag, next());
+        break;
+      case "--storm-streams":
+        args.stormStreams = intList(flag, next());
+        break;
+      case "--scale-pods":
+        args.scalePods = intList(flag, next());
+        break;
+      case "--experiment":
+        for (const name of value(flag, next()).split(",")) {
+          if (!(EXPERIMENT_NAMES as readonly string[]).includes(name)) {
+            throw new ArgsError(`--experiment: unknown ${name} (${EXPERIMENT_NAMES.join(", ")})`);
+          }
+          args.experiments.push(name);
+        }
+        break;
+      case "--only": {
+        const names = value(flag, next())
+          .split(",")
+          .map((s) => s.trim())
+          .filter((s) => s !== "");
+        for (const name of names) {
+          if (!(SCENARIOS as readonly string[]).includes(name)) {
+            throw new ArgsError(`--only: unknown scenario ${name} (${SCENARIOS.join(", ")})`);
+          }
+        }
+        if (names.length === 0) throw new ArgsError("--only needs at least one scenario");
+        args.only = names as ScenarioName[];
+        break;
+      }
+      default:
+        throw new ArgsError(`unknown argument: ${raw}`);
+    }
+  }
+  return args;
+}
+
+/** Every size and count a run uses, resolved from the arguments. */
+export interface BenchPlan {
+  readonly quick: boolean;
+  readonly experiments: readonly string[];
+  readonly scenarios: readonly ScenarioName[];
+  /** Client connections (distinct grpc-js channels) the streams are spread over. */
+  readonly connections: number;
+  readonly fanout: {
+    readonly streams: readonly number[];
+    /** Measured endpoint changes per size (after `warmup` unmeasured ones). */
+    readonly rounds: number;
+    readonly warmup: number;
+  };
+  readonly scale: {
+    readonly pods: readonly number[];
+    readonly podsPerService: number;
+    readonly runs: number;
+  };
+  readonly churn: {
+    readonly seconds: number;
+    readonly eventsPerSecond: number;
+    readonly subscriptions: number;
+    readonly services: number;
+    readonly podsPerService: number;
+    readonly datasetServices: number;
+  };
+  readonly storm: {
+    readonly streams: readonly number[];
+    readonly services: number;
+    readonly podsPerService: number;
+    readonly runs: number;
+  };
+}
+
+export function resolvePlan(args: BenchArgs): BenchPlan {
+  const runs = args.runs ?? (args.quick ? 2 : 5);
+  return {
+    quick: args.quick,
+    experiments: args.experiments,
+    scenarios: args.only,
+    connections: 100,
+    fanout: {
+      streams: args.fanoutStreams ?? (args.quick ? [1000] : [1000, 10_000]),
+      // Each round is one sample; fan-out rounds are cheap, so take more than `runs`.
+      rounds: runs * 4,
+      warmup: 5,
+    },
+    scale: {
+      pods: args.scalePods ?? (args.quick ? [1000, 10_000] : [1000, 10_000, 50_000]),
+      podsPerService: 10,
+      runs: args.quick ? 1 : runs,
+    },
+    churn: {
+      seconds: args.churnSeconds ?? (args.quick ? 5 : 30),
+      eventsPerSecond: 500,
+      subscriptions: 1000,
+      services: 200,
+      podsPerService: 10,
+      // The quick run keeps only the churned services, to start faster.
+      datasetServices: args.quick ? 200 : 1000,
+    },
+    storm: {
+      streams: args.stormStreams ?? (args.quick ? [1000] : [1000, 10_000]),
+      services: 1000,
+      podsPerService: 10,
+      runs: args.quick ? (args.runs ?? 1) : runs,
+    },
+  };
+}

@@ -1,0 +1,194 @@
+/**
+ * Synthetic cluster contents: meshed pods owned by ReplicaSets, their Services and one
+ * EndpointSlice per Service, as plain JSON objects the way an API server lists them.
+ */
+import type {
+  EndpointSlice,
+  KubeObject,
+  Node,
+  PartialObjectMetadata,
+  Pod,
+  Service,
+} from "@destination/k8s-discovery";
+
+export const SERVICE_PORT = 8080;
+export const NAMESPACES = 10;
+export const NODES = 3;
+const ZONES = ["zone-a", "zone-b", "zone-c"];
+
+const PROXY_ENV = [
+  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
+  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
+];
+
+export function serviceName(index: number): string {
+  return `svc-${index}`;
+}
+
+export function namespaceOf(serviceIndex: number): string {
+  return `ns-${serviceIndex % NAMESPACES}`;
+}
+
+/** The Get authority of a service of the dataset. */
+export function authority(serviceIndex: number): string {
+  return `${serviceName(serviceIndex)}.${namespaceOf(serviceIndex)}.svc.cluster.local:${SERVICE_PORT}`;
+}
+
+/** The n-th pod IP (n ≥ 0): 10.0.0.1, 10.0.0.2, … (16M addresses). */
+export function podIp(n: number): string {
+  const v = n + 1;
+  return `10.${(v >>> 16) & 255}.${(v >>> 8) & 255}.${v & 255}`;
+}
+
+export function node(index: number): Node {
+  return {
+    apiVersion: "v1",
+    kind: "Node",
+    metadata: {
+      name: `node-${index}`,
+      labels: { "topology.kubernetes.io/zone": ZONES[index % ZONES.length] as string },
+    },
+  };
+}
+
+export function replicaSet(serviceIndex: number): PartialObjectMetadata {
+  const name = serviceName(serviceIndex);
+  return {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: {
+      name: `${name}-5d8f7c9b6`,
+      namespace: namespaceOf(serviceIndex),
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name }],
+    },
+  };
+}
+
+export function service(serviceIndex: number): Service {
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: { name: serviceName(serviceIndex), namespace: namespaceOf(serviceIndex) },
+    spec: {
+      type: "ClusterIP",
+      clusterIP: `172.20.${(serviceIndex >>> 8) & 255}.${serviceIndex & 255}`,
+      ports: [{ name: "http", port: SERVICE_PORT, targetPort: "http" }],
+      selector: { app: serviceName(serviceIndex) },
+    },
+  };
+}
+
+/** A meshed pod of a service; `name` and `ip` identify it. */
+export function pod(serviceIndex: number, name: string, ip: string, nodeIndex: number): Pod {
+  const app = serviceName(serviceIndex);
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      namespace: namespaceOf(serviceIndex),
+      labels: {
+        app,
+        "linkerd.io/control-plane-ns": "linkerd",
+        "pod-template-hash": "5d8f7c9b6",
+      },
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: `${app}-5d8f7c9b6` }],
+    },
+    spec: {
+      nodeName: `node-${nodeIndex % NODES}`,
+      serviceAccountName: app,
+      containers: [
+        { name: "app", ports: [{ name: "http", containerPort: SERVICE_PORT }] },
+        { name: "linkerd-proxy", env: PROXY_ENV },
+      ],
+    },
+    status: {
+      phase: "Running",
+      podIP: ip,
+      podIPs: [{ ip }],
+      hostIP: `192.168.0.${(nodeIndex % NODES) + 1}`,
+      hostIPs: [{ ip: `192.168.0.${(nodeIndex % NODES) + 1}` }],
+    },
+  };
+}
+
+export interface SliceEndpointRef {
+  readonly pod: string;
+  readonly ip: string;
+  readonly node: number;
+}
+
+export function slice(serviceIndex: number, endpoints: readonly SliceEndpointRef[]): EndpointSlice {
+  const ns = namespaceOf(serviceIndex);
+  const name = serviceName(serviceIndex);
+  return {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata: {
+      name: `${name}-abcde`,
+      namespace: ns,
+      labels: { "kubernetes.io/service-name": name },
+    },
+    addressType: "IPv4",
+    ports: [{ name: "http", port: SERVICE_PORT, protocol: "TCP" }],
+    endpoints: endpoints.map((e) => ({
+      addresses: [e.ip],
+      conditions: { ready: true, serving: true, terminating: false },
+      nodeName: `node-${e.node % NODES}`,
+      zone: ZONES[e.node % ZONES.length] as string,
+      targetRef: { kind: "Pod", namespace: ns, name: e.pod },
+    })),
+  };
+}
+
+export interface Dataset {
+  readonly byKind: {
+    readonly Node: Node[];
+    readonly ReplicaSet: PartialObjectMetadata[];
+    readonly Service: Service[];
+    readonly Pod: Pod[];
+    readonly EndpointSlice: EndpointSlice[];
+  };
+  /** The current endpoints of each service's slice, for changes after the start. */
+  readonly endpoints: SliceEndpointRef[][];
+  readonly objectCount: number;
+}
+
+/** `services` services with `podsPerService` pods each, pod IPs numbered from 0. */
+export function dataset(services: number, podsPerService: number): Dataset {
+  const byKind: Dataset["byKind"] = {
+    Node: [],
+    ReplicaSet: [],
+    Service: [],
+    Pod: [],
+    EndpointSlice: [],
+  };
+  for (let n = 0; n < NODES; n++) byKind.Node.push(node(n));
+  const endpoints: SliceEndpointRef[][] = [];
+  let ipIndex = 0;
+  for (let s = 0; s < services; s++) {
+    byKind.Service.push(service(s));
+    byKind.ReplicaSet.push(replicaSet(s));
+    const refs: SliceEndpointRef[] = [];
+    for (let p = 0; p < podsPerService; p++) {
+      const ref = { pod: `${serviceName(s)}-5d8f7c9b6-${p}`, ip: podIp(ipIndex), node: ipIndex };
+      ipIndex++;
+      byKind.Pod.push(pod(s, ref.pod, ref.ip, ref.node));
+      refs.push(ref);
+    }
+    byKind.EndpointSlice.push(slice(s, refs));
+    endpoints.push(refs);
+  }
+  const objectCount = Object.values(byKind).reduce((n, list) => n + list.length, 0);
+  return { byKind, endpoints, objectCount };
+}
+
+/** Kinds in the order an initial list should deliver them (pods before the slices naming them). */
+export const LIST_ORDER = ["Node", "ReplicaSet", "Service", "Pod", "EndpointSlice"] as const;
+
+export type ListKind = (typeof LIST_ORDER)[number];
+
+export function listOf(byKind: Dataset["byKind"], kind: ListKind): KubeObject[] {
+  return byKind[kind] as KubeObject[];
+}
