@@ -9,7 +9,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "../src/index.js";
-import { pod, service, slice } from "../test/support/objects.js";
+import { pod, service, slice } from "../src/testing/index.js";
 
 const STREAMS = 2000;
 const CONNECTIONS = 4;

@@ -2,11 +2,10 @@ import { connect } from "node:net";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
 import { CacheSyncTimeoutError, createServerLogger, startDestinationServer } from "../src/index.js";
+import { get, service } from "../src/testing/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
-import { service } from "./support/objects.js";
 import { serverPerTest } from "./support/server-per-test.js";
-import { get } from "./support/stream-recorder.js";
 import { adminGet, metricValue } from "./support/test-server.js";
 
 const quiet = () => createServerLogger({ sink: { write: () => true } });

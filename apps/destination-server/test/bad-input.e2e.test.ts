@@ -2,8 +2,7 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pod, service, slice } from "./support/objects.js";
-import { get, getProfile, type StreamRecorder } from "./support/stream-recorder.js";
+import { get, getProfile, pod, type StreamRecorder, service, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 let server: TestServer;

@@ -2,10 +2,9 @@ import { DestinationClient } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
+import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
-import { pod, service, slice } from "./support/objects.js";
 import { assertBuilt, runBinary, spawnServer } from "./support/spawned-server.js";
-import { get } from "./support/stream-recorder.js";
 import { adminGet } from "./support/test-server.js";
 
 beforeAll(() => assertBuilt());

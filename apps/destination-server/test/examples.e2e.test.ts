@@ -1,8 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { get, getProfile, ipv4 } from "../src/testing/index.js";
 import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
-import { ipv4 } from "./support/objects.js";
-import { get, getProfile } from "./support/stream-recorder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 // The repository's example cluster, served with the chart's flag values (deploy/).

@@ -1,11 +1,17 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
+import {
+  getProfile,
+  ipv4,
+  pod,
+  replicaSet,
+  service,
+  serviceProfile,
+} from "../src/testing/index.js";
 import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
-import { ipv4, pod, replicaSet, service, serviceProfile } from "./support/objects.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
-import { getProfile } from "./support/stream-recorder.js";
 
 const NS = "emojivoto";
 const WEB_FQN = "web-svc.emojivoto.svc.cluster.local";

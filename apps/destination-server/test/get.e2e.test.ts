@@ -1,11 +1,19 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
+import {
+  get,
+  ipv4,
+  node,
+  server as opaqueServer,
+  pod,
+  replicaSet,
+  service,
+  slice,
+} from "../src/testing/index.js";
 import { tlsIdentityOf } from "./support/expected.js";
-import { ipv4, node, opaqueServer, pod, replicaSet, service, slice } from "./support/objects.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
-import { get } from "./support/stream-recorder.js";
 
 const NS = "emojivoto";
 const WEB = "web-svc.emojivoto.svc.cluster.local";
@@ -240,7 +248,7 @@ describe("Get", () => {
 
   it("uses the caller's zone from the context token for hints and zone_locality", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(node("node-a", "zone-a"));
+    cluster.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-a" }));
     cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
     cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
     cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  get,
+  getProfile,
+  ipv4,
+  pod,
+  service,
+  serviceProfile,
+  slice,
+} from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
-import { ipv4, pod, service, serviceProfile, slice } from "./support/objects.js";
-import { get, getProfile } from "./support/stream-recorder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "shop";

@@ -2,9 +2,8 @@ import { MemoryCluster, type Secret, type Service } from "@destination/k8s-disco
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import type { RemoteClusterFactory } from "../src/index.js";
-import { ipv4, pod, replicaSet, service, slice } from "./support/objects.js";
+import { get, ipv4, pod, replicaSet, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
-import { get } from "./support/stream-recorder.js";
 
 // api.md §3.8 (remote discovery), §3.9 (federation), watchers.md §8 (cluster store).
 

@@ -2,8 +2,7 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, expect, it } from "vitest";
-import { pod, service, serviceProfile, slice } from "./support/objects.js";
-import { get, getProfile } from "./support/stream-recorder.js";
+import { get, getProfile, pod, service, serviceProfile, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "busy";

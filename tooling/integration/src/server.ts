@@ -6,7 +6,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
-import { connect } from "./streams.js";
+import { connect } from "@destination/server/testing";
 
 export interface ServerUnderTest {
   readonly server: RunningDestinationServer;

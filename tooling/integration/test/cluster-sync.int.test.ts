@@ -5,12 +5,11 @@
 // with no Jobs (or no ReplicaSets, or no Nodes).
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { EventRecorder } from "@destination/k8s-discovery/testing";
+import { get, ipv4, job, node, pod, replicaSet, service, slice } from "@destination/server/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeClusterHarness } from "../src/cluster-harness.js";
 import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";
-import { job, node, pod, replicaSet, service, slice } from "../src/objects.js";
 import { startServer } from "../src/server.js";
-import { get, ipv4 } from "../src/streams.js";
 
 const METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
 

@@ -5,12 +5,21 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseManifests } from "@destination/k8s-env";
+import {
+  clusterBasics,
+  connect,
+  get,
+  ipv4,
+  namespace,
+  pod,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type SpawnedServer, spawnServer } from "../src/binary.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
-import { clusterBasics, namespace, pod, replicaSet, service, slice } from "../src/objects.js";
-import { connect, get, ipv4 } from "../src/streams.js";
 
 const DEPLOY = fileURLToPath(new URL("../../../deploy/", import.meta.url));
 

@@ -5,14 +5,6 @@
 // must surface exactly once, deletes included, and nothing else may.
 import type { ResourceKind } from "@destination/k8s-discovery";
 import { EventRecorder } from "@destination/k8s-discovery/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { KubeObject } from "../src/api.js";
-import {
-  type ClusterHarness,
-  makeClusterHarness,
-  SLICE_MODE_KINDS,
-} from "../src/cluster-harness.js";
-import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";
 import {
   externalWorkload,
   job,
@@ -22,9 +14,17 @@ import {
   server,
   service,
   serviceProfile,
+  sleep,
   slice,
-} from "../src/objects.js";
-import { sleep } from "../src/streams.js";
+} from "@destination/server/testing";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { KubeObject } from "../src/api.js";
+import {
+  type ClusterHarness,
+  makeClusterHarness,
+  SLICE_MODE_KINDS,
+} from "../src/cluster-harness.js";
+import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";
 
 const NS = "relist";
 const fqn = (svc: string) => `${svc}.${NS}.svc.cluster.local`;

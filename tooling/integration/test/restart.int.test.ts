@@ -1,12 +1,23 @@
 // kube-apiserver restarts while destination-server (cluster backend, default backoff) streams
 // Get and GetProfile: the streams stay open, changes made after the restart arrive, and the
 // list/watch loops reconnect within their backoff, as the audit log counts.
+
+import {
+  clusterBasics,
+  get,
+  getProfile,
+  ipv4,
+  pod,
+  replicaSet,
+  service,
+  serviceProfile,
+  sleep,
+  slice,
+} from "@destination/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxRequestsAfterRestart } from "../src/backoff-bound.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
-import { clusterBasics, pod, replicaSet, service, serviceProfile, slice } from "../src/objects.js";
 import { type ServerUnderTest, startServer } from "../src/server.js";
-import { get, getProfile, ipv4, sleep } from "../src/streams.js";
 
 const NS = "emojivoto";
 const WEB = "web-svc.emojivoto.svc.cluster.local";

@@ -2,20 +2,25 @@
 // of a real kube-apiserver (no controllers run: the test writes pod statuses and EndpointSlices
 // itself, as the kubelet and the EndpointSlice controller would), and the streams are compared
 // with exact proto JSON, as in apps/destination-server/test/*.e2e.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
+
 import {
   clusterBasics,
+  get,
+  getProfile,
+  ipv4,
   node,
   server as opaqueServer,
   pod,
   replicaSet,
+  type StreamRecorder,
   service,
   serviceProfile,
+  sleep,
   slice,
-} from "../src/objects.js";
+} from "@destination/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
 import { type ServerUnderTest, startServer } from "../src/server.js";
-import { get, getProfile, ipv4, type StreamRecorder, sleep } from "../src/streams.js";
 
 const NS = "emojivoto";
 const WEB = "web-svc.emojivoto.svc.cluster.local";

@@ -1,7 +1,11 @@
+// gRPC streams of the destination service read as proto JSON, one awaited message at a time, so
+// tests compare messages with literals. Shared by apps/destination-server/test (in-memory and
+// manifest clusters) and tooling/integration (a real API server, whose changes arrive
+// asynchronously: hence the bound on `next`).
 import {
   create,
   type DescMessage,
-  type DestinationClient,
+  DestinationClient,
   DestinationProfileSchema,
   GetDestinationSchema,
   type JsonValue,
@@ -9,7 +13,7 @@ import {
   toJson,
   UpdateSchema,
 } from "@destination/proto";
-import type * as grpc from "@grpc/grpc-js";
+import * as grpc from "@grpc/grpc-js";
 
 export interface StreamEnd {
   readonly code: number;
@@ -17,8 +21,8 @@ export interface StreamEnd {
 }
 
 /**
- * Reads a server stream as proto JSON objects, one awaited message at a time, so tests compare
- * messages with literals. Waiting is bounded by the test timeout, never by a sleep.
+ * Reads a server stream as proto JSON objects, one awaited message at a time. Waiting is bounded
+ * by a deadline (and the test timeout), never by a sleep.
  */
 export class StreamRecorder<Desc extends DescMessage> {
   readonly received: JsonValue[] = [];
@@ -46,15 +50,29 @@ export class StreamRecorder<Desc extends DescMessage> {
     });
   }
 
-  /** The next message not yet read; fails if the stream ends first. */
-  async next(): Promise<JsonValue> {
+  /** The stream's end status once it ended, else undefined. */
+  get ended(): StreamEnd | undefined {
+    return this.#ended;
+  }
+
+  /** The next message not read yet; fails if the stream ends first or after `timeoutMs`. */
+  async next(timeoutMs = 30_000): Promise<JsonValue> {
+    const deadline = Date.now() + timeoutMs;
     while (this.#read >= this.received.length) {
       if (this.#ended !== undefined) {
         throw new Error(
           `stream ended (${this.#ended.code} ${this.#ended.details}) before a message`,
         );
       }
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no message within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     }
     const message = this.received[this.#read] as JsonValue;
     this.#read += 1;
@@ -75,6 +93,11 @@ export class StreamRecorder<Desc extends DescMessage> {
   }
 }
 
+/** A Destination client of a server listening on 127.0.0.1:`port`, without TLS. */
+export function connect(port: number): DestinationClient {
+  return new DestinationClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+}
+
 export function request(path: string, contextToken = "") {
   return create(GetDestinationSchema, { scheme: "k8s", path, contextToken });
 }
@@ -86,3 +109,11 @@ export function get(client: DestinationClient, path: string, token = "") {
 export function getProfile(client: DestinationClient, path: string, token = "") {
   return new StreamRecorder(client.getProfile(request(path, token)), DestinationProfileSchema);
 }
+
+/** The `ipv4` field of an `IPAddress` in proto JSON (a fixed32 read big-endian). */
+export function ipv4(text: string): number {
+  return text.split(".").reduce((acc, octet) => acc * 256 + Number(octet), 0);
+}
+
+/** Resolves after `ms`. */
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
