@@ -1,7 +1,7 @@
 /** The bench's command line and the plan it resolves to. */
 
 /** Kept here (not imported from experiments.ts) so that parsing stays free of server code. */
-export const EXPERIMENT_NAMES = ["shared-translation", "lean-delivery"] as const;
+export const EXPERIMENT_NAMES = ["lean-delivery"] as const;
 
 export const SCENARIOS = ["fanout", "scale", "churn", "storm"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

@@ -5,56 +5,8 @@
  */
 import type { AddressSet } from "@destination/k8s-discovery";
 import type { Update } from "@destination/proto";
-import {
-  EndpointTranslation,
-  EndpointTranslator,
-  type EndpointTranslatorConfig,
-} from "@destination/translators";
+import { EndpointTranslator } from "@destination/translators";
 import { Counter } from "prom-client";
-
-/**
- * `shared-translation`: what the server would do if every subscriber joining a filter group
- * received the same AddressSet object for the same snapshot (the proposed fix in
- * FilteredListenerGroup.join). Approximated one level down: ZonedEndpointTranslation.addUpdate
- * is memoized by the identity of the set's entries (shared, frozen objects) and its labels, so
- * equal snapshots get the same Update object, which the server then encodes once.
- */
-function sharedTranslation(): void {
-  const zoned = new EndpointTranslation({} as EndpointTranslatorConfig).forZone("");
-  const proto = Object.getPrototypeOf(zoned) as {
-    addUpdate(this: object, set: AddressSet): Update | undefined;
-  };
-  const original = proto.addUpdate;
-  const ids = new WeakMap<object, number>();
-  let nextId = 1;
-  const idOf = (o: object): number => {
-    let id = ids.get(o);
-    if (id === undefined) {
-      id = nextId++;
-      ids.set(o, id);
-    }
-    return id;
-  };
-  const memos = new WeakMap<object, Map<string, Update | undefined>>();
-  const LIMIT = 50_000;
-  proto.addUpdate = function addUpdate(set) {
-    let memo = memos.get(this);
-    if (memo === undefined) {
-      memo = new Map();
-      memos.set(this, memo);
-    }
-    let key = JSON.stringify(set.labels);
-    for (const entry of set.addresses.values()) key += `,${idOf(entry)}`;
-    if (memo.has(key)) return memo.get(key);
-    const update = original.call(this, set);
-    if (memo.size >= LIMIT) {
-      const oldest = memo.keys().next();
-      if (oldest.done !== true) memo.delete(oldest.value);
-    }
-    memo.set(key, update);
-    return update;
-  };
-}
 
 /**
  * `lean-delivery`: the per-stream work of a fan-out without its two avoidable costs.
@@ -126,8 +78,7 @@ function leanDelivery(): void {
 
 export function applyExperiments(names: readonly string[]): void {
   for (const name of names) {
-    if (name === "shared-translation") sharedTranslation();
-    else if (name === "lean-delivery") leanDelivery();
+    if (name === "lean-delivery") leanDelivery();
     else throw new Error(`unknown experiment ${name}`);
   }
 }
