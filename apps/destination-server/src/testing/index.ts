@@ -1,6 +1,16 @@
 // The `@destination/server/testing` entry: builders of Kubernetes test objects and a recorder of
 // the service's gRPC streams, shared by the server's tests and tooling/integration. Not part of
 // the main entry; imports no test runner.
+
+export {
+  type ConvergenceDifference,
+  type ConvergenceReport,
+  checkConvergence,
+  describeConvergence,
+  type ObservedStream,
+  type TranslationOptions,
+} from "./convergence.js";
+export { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
 export {
   clusterBasics,
   externalWorkload,

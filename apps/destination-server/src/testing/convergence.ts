@@ -1,0 +1,133 @@
+// The convergence check: does every open Get stream hold exactly what the cluster state implies?
+// The reference is computed from scratch by a second server on an in-memory copy of that state,
+// where every object is cached before anything asks for it, so event order cannot matter there.
+import { type KubeObject, MemoryCluster, RESOURCE_KINDS } from "@destination/k8s-discovery";
+import { startDestinationServer } from "../destination-server.js";
+import { createServerLogger } from "../logging/server-logger.js";
+import type { DestinationServerOptions } from "../server-options.js";
+import { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
+import { connect, get } from "./streams.js";
+
+/** One stream of the server under test: what it asked for and what it holds now. */
+export interface ObservedStream {
+  readonly path: string;
+  readonly contextToken?: string;
+  readonly view: EndpointView;
+}
+
+/** One endpoint on which a stream and the cluster state disagree. */
+export interface ConvergenceDifference {
+  readonly path: string;
+  readonly address: string;
+  /** What the cluster state implies (absent for an extra endpoint). */
+  readonly expected?: AnnouncedEndpoint;
+  /** What the stream holds (absent for a missing endpoint). */
+  readonly actual?: AnnouncedEndpoint;
+}
+
+export interface ConvergenceReport {
+  readonly streams: number;
+  /** Endpoints the cluster state implies that a stream does not hold. */
+  readonly missing: readonly ConvergenceDifference[];
+  /** Endpoints a stream holds that the cluster state does not imply. */
+  readonly extra: readonly ConvergenceDifference[];
+  /** Endpoints held with other values than the cluster state implies (labels, identity, hints). */
+  readonly stale: readonly ConvergenceDifference[];
+}
+
+/** Server options that shape what a stream is told (everything but where it listens and reads). */
+export type TranslationOptions = Omit<
+  DestinationServerOptions,
+  "cluster" | "manifests" | "kubeconfig" | "kubeContext" | "addr" | "metricsAddr" | "logger"
+>;
+
+/**
+ * Compares every observed stream with a from-scratch answer for the same path and token,
+ * computed from `objects` (for example a fresh list from the API server, each with its `kind`).
+ * Objects of kinds the server does not cache are ignored.
+ */
+export async function checkConvergence(
+  streams: readonly ObservedStream[],
+  objects: readonly KubeObject[],
+  options: TranslationOptions = {},
+): Promise<ConvergenceReport> {
+  const expected = await referenceViews(streams, objects, options);
+  const missing: ConvergenceDifference[] = [];
+  const extra: ConvergenceDifference[] = [];
+  const stale: ConvergenceDifference[] = [];
+  streams.forEach((stream, i) => {
+    const want = (expected[i] as EndpointView).endpoints;
+    const have = stream.view.endpoints;
+    for (const [address, endpoint] of want) {
+      const held = have.get(address);
+      if (held === undefined) missing.push({ path: stream.path, address, expected: endpoint });
+      else if (!sameAnnouncement(held, endpoint)) {
+        stale.push({ path: stream.path, address, expected: endpoint, actual: held });
+      }
+    }
+    for (const [address, endpoint] of have) {
+      if (!want.has(address)) extra.push({ path: stream.path, address, actual: endpoint });
+    }
+  });
+  return { streams: streams.length, missing, extra, stale };
+}
+
+/** A one-line summary for test failures and benchmark logs. */
+export function describeConvergence(report: ConvergenceReport, limit = 5): string {
+  const sample = (label: string, list: readonly ConvergenceDifference[]) =>
+    list.length === 0
+      ? []
+      : [
+          `${label}: ${list
+            .slice(0, limit)
+            .map((d) => `${d.path} ${d.address}`)
+            .join(", ")}${list.length > limit ? ", …" : ""}`,
+        ];
+  return [
+    `${report.streams} streams: ${report.missing.length} missing, ${report.extra.length} extra, ${report.stale.length} stale`,
+    ...sample("missing", report.missing),
+    ...sample("extra", report.extra),
+    ...sample("stale", report.stale),
+  ].join("; ");
+}
+
+/**
+ * Opens the same Get streams on a reference server whose caches hold `objects` from the start,
+ * and returns what each was told, in `streams` order.
+ */
+async function referenceViews(
+  streams: readonly ObservedStream[],
+  objects: readonly KubeObject[],
+  options: TranslationOptions,
+): Promise<EndpointView[]> {
+  const cluster = new MemoryCluster({ keepVersions: true });
+  for (const obj of objects) {
+    if (obj.kind !== undefined && Object.hasOwn(RESOURCE_KINDS, obj.kind)) cluster.apply(obj);
+  }
+  const server = await startDestinationServer({
+    ...options,
+    cluster,
+    addr: "127.0.0.1:0",
+    metricsAddr: "127.0.0.1:0",
+    logger: createServerLogger({ level: "error" }),
+  });
+  const client = connect(server.grpcPort);
+  try {
+    const recorders = streams.map((s) => get(client, s.path, s.contextToken ?? ""));
+    // A stream whose service has no endpoints is told nothing, so "nothing yet" and "nothing"
+    // look alike. The marker settles it: requests on one connection are handled in order and a
+    // Get answers its initial state from inside its handler, so once the marker's error status
+    // (an authority that cannot parse) arrives, every earlier stream's answer has arrived too.
+    const marker = get(client, "not a valid authority");
+    await marker.end;
+    return recorders.map((recorder) => {
+      const view = new EndpointView();
+      for (const message of recorder.received) view.apply(message);
+      recorder.cancel();
+      return view;
+    });
+  } finally {
+    client.close();
+    await server.close();
+  }
+}
