@@ -3,12 +3,14 @@ import type { Address } from "@destination/k8s-discovery";
 /**
  * E-29: whether an address kept under the same ID must be announced again. Upstream compares
  * identity, zone hints, Server opacity and the pod's resourceVersion; the ip and port are
- * compared too (fix), so a target-port renumbering or an IP change reaches the proxy.
- * Deliberately not compared (upstream parity): zone, owner, authority override, hostname and
- * the ExternalWorkload object.
+ * compared too (fix), so a target-port renumbering or an IP change reaches the proxy, and so is
+ * the owner (fix), so a ReplicaSet cached after its pods corrects the `deployment` label.
+ * Deliberately not compared (upstream parity): zone, authority override, hostname and the
+ * ExternalWorkload object.
  */
 export function addressChanged(previous: Address, next: Address): boolean {
   if (previous.identity !== next.identity) return true;
+  if (previous.ownerKind !== next.ownerKind || previous.ownerName !== next.ownerName) return true;
   if (!sameZoneNames(previous, next)) return true;
   if (previous.opaqueProtocol !== next.opaqueProtocol) return true;
   if (

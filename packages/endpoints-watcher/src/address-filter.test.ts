@@ -90,7 +90,7 @@ describe("filter pipeline", () => {
     ]);
   });
 
-  it("E-5: the subscriber node's zone is read once, when its group is created; a missing node means no zone", () => {
+  it("zone hints follow the subscriber's node: its zone when cached, none until then, and a relabelled zone", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));
@@ -105,6 +105,10 @@ describe("filter pipeline", () => {
     const listener = h.listen({ key: ON_NODE_1 });
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     h.cluster.apply(node("node-1", "zone-b"));
+    expect(listener.take()).toEqual([
+      { add: ["ns/web-2/IPv4 10.0.0.2:8080"] },
+      { remove: ["ns/web-1/IPv4 10.0.0.1:8080"] },
+    ]);
     h.cluster.resync();
     expect(listener.take()).toEqual([]);
 
@@ -113,6 +117,11 @@ describe("filter pipeline", () => {
     expect(h.logger.messages("error")).toContain(
       "subscriber's node is not in the cache; no zone for topology hints",
     );
+    unknown.take();
+    // The node is cached after the subscription: its zone applies from then on.
+    h.cluster.apply(node("node-9", "zone-a"));
+    expect(unknown.take()).toEqual([{ remove: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+    expect(unknown.holds()).toEqual(["ns/web-1/IPv4 10.0.0.1:8080"]);
   });
 
   it("E-34: dual-stack workloads are served over IPv6 when it is enabled, IPv4 otherwise", () => {

@@ -10,18 +10,21 @@ import {
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
+import { type NoteReference, notePod } from "./source-references.js";
 import { subsetPort, type TargetPort } from "./target-port.js";
 
 /**
  * §3.4: the addresses of a core/v1 Endpoints object for one service port, by ID key. Only
  * ready addresses count (E-12); subsets that do not serve the target port are skipped (E-10);
- * pods not in the cache are left out until the object is processed again (E-13).
+ * pods not in the cache are left out (E-13). Every pod and owner read is told to `note`, so
+ * that the object is converted again when one of them arrives or changes.
  */
 export function endpointsAddresses(
   endpoints: Endpoints,
   target: TargetPort,
   srcPort: number,
   ctx: ConversionContext,
+  note: NoteReference,
 ): Map<string, AddressSetEntry> {
   const entries = new Map<string, AddressSetEntry>();
   const namespace = endpoints.metadata.namespace ?? "";
@@ -56,8 +59,9 @@ export function endpointsAddresses(
       } else if (ref.kind === "Pod") {
         const podNamespace = ref.namespace || namespace;
         const pod = ctx.cluster.pods.get(podNamespace, ref.name ?? "");
+        notePod(note, podNamespace, ref.name ?? "", pod);
         if (pod === undefined) {
-          ctx.logger.warn("endpoint's pod is not in the cache; skipped until Endpoints change", {
+          ctx.logger.debug("endpoint's pod is not in the cache yet; added when it arrives", {
             endpoints: `${namespace}/${service}`,
             pod: `${podNamespace}/${ref.name}`,
           });

@@ -3,21 +3,27 @@ import {
   type EndpointSlice,
   type Endpoints,
   type EndpointsListener,
+  type ExternalWorkload,
   InvalidServiceError,
   type KubeObject,
   keyOf,
   type Logger,
   type MetricsRegistry,
+  type Node,
   noopMetrics,
+  type PartialObjectMetadata,
+  type Pod,
   type Server,
   type Service,
   silentLogger,
 } from "@destination/k8s-discovery";
 import type { FilterKey } from "./filter-key.js";
+import { nodeZoneOf } from "./node-zone.js";
 import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";
 import { ServicePublisher } from "./service-publisher.js";
 import { sliceServiceName } from "./slice-service.js";
+import { type AddressSource, type ReferencedKind, SourceReferences } from "./source-references.js";
 import { TaskQueue } from "./task-queue.js";
 import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
@@ -46,6 +52,7 @@ export class EndpointsWatcher {
   readonly #ctx: PublisherContext;
   readonly #publishers = new Map<string, ServicePublisher>();
   readonly #sliceRecency = new Map<string, number>();
+  readonly #references = new SourceReferences();
   #lastSliceChange = 0;
   readonly #queue: TaskQueue;
   readonly #unregister: (() => void)[] = [];
@@ -63,6 +70,7 @@ export class EndpointsWatcher {
       enableEndpointSlices: options.enableEndpointSlices,
       enableIPv6: options.enableIPv6,
       sliceRecency: (key) => this.#sliceRecency.get(key) ?? 0,
+      references: this.#references,
     };
 
     this.#unregister.push(
@@ -77,6 +85,38 @@ export class EndpointsWatcher {
         update: (old, srv) =>
           this.#handle("Server update", srv, () => this.#serverChanged(old, srv)),
         delete: (srv) => this.#handle("Server delete", srv, () => this.#serverChanged(srv, null)),
+      }),
+      // Objects an address is built from: the slices that read them are converted again when
+      // they arrive, change or go, so the result is what the slices and the objects they name
+      // say now, whichever the cache heard of first (see "Ordering" in the README).
+      cluster.pods.addHandler({
+        add: (pod) => this.#handle("Pod add", pod, () => this.#referenceChanged("Pod", pod)),
+        update: (old, pod) =>
+          this.#handle("Pod update", pod, () => {
+            if (podChangedForAddresses(old, pod)) this.#referenceChanged("Pod", pod);
+          }),
+        delete: (pod) => this.#handle("Pod delete", pod, () => this.#referenceChanged("Pod", pod)),
+      }),
+      cluster.externalWorkloads.addHandler({
+        add: (ew) =>
+          this.#handle("ExternalWorkload add", ew, () =>
+            this.#referenceChanged("ExternalWorkload", ew),
+          ),
+        update: (_old, ew) =>
+          this.#handle("ExternalWorkload update", ew, () =>
+            this.#referenceChanged("ExternalWorkload", ew),
+          ),
+        delete: (ew) =>
+          this.#handle("ExternalWorkload delete", ew, () =>
+            this.#referenceChanged("ExternalWorkload", ew),
+          ),
+      }),
+      cluster.replicaSets.addHandler(this.#ownerHandler("ReplicaSet")),
+      cluster.jobs.addHandler(this.#ownerHandler("Job")),
+      cluster.nodes.addHandler({
+        add: (node) => this.#handle("Node add", node, () => this.#nodeChanged(null, node)),
+        update: (old, node) =>
+          this.#handle("Node update", node, () => this.#nodeChanged(old, node)),
       }),
     );
     if (options.enableEndpointSlices) {
@@ -96,7 +136,10 @@ export class EndpointsWatcher {
           update: (_old, eps) =>
             this.#handle("Endpoints update", eps, () => this.#endpointsChanged(eps)),
           delete: (eps) =>
-            this.#handle("Endpoints delete", eps, () => this.#publisherOf(eps)?.endpointsDeleted()),
+            this.#handle("Endpoints delete", eps, () => {
+              this.#references.forget(endpointsSource(eps));
+              this.#publisherOf(eps)?.endpointsDeleted();
+            }),
         }),
       );
     }
@@ -168,6 +211,55 @@ export class EndpointsWatcher {
     });
   }
 
+  /** An owner's add, or an update that re-parents it, re-reads the owner labels of its pods. */
+  #ownerHandler(kind: "ReplicaSet" | "Job") {
+    return {
+      add: (owner: PartialObjectMetadata) =>
+        this.#handle(`${kind} add`, owner, () => this.#referenceChanged(kind, owner)),
+      update: (old: PartialObjectMetadata, owner: PartialObjectMetadata) =>
+        this.#handle(`${kind} update`, owner, () => {
+          if (!sameJson(old.metadata.ownerReferences, owner.metadata.ownerReferences)) {
+            this.#referenceChanged(kind, owner);
+          }
+        }),
+    };
+  }
+
+  /** Converts again every source whose last conversion read this object. */
+  #referenceChanged(kind: ReferencedKind, obj: KubeObject): void {
+    const { namespace = "", name } = obj.metadata;
+    for (const source of this.#references.sourcesReading(kind, namespace, name)) {
+      this.#reconvert(source);
+    }
+  }
+
+  /**
+   * A source converted again from its cached version, through the same path as an update of
+   * it (one `add` for what is new, with every field), except that it does not count as a change
+   * of the slice for deciding which slice's fields win.
+   */
+  #reconvert(source: AddressSource): void {
+    this.#references.forget(source);
+    if (source.kind === "Endpoints") {
+      const endpoints = this.#cluster.endpoints.get(source.namespace, source.name);
+      if (endpoints !== undefined) this.#publisherOf(endpoints)?.endpointsChanged(endpoints);
+      return;
+    }
+    const slice = this.#cluster.endpointSlices.get(source.namespace, source.name);
+    if (slice === undefined) return;
+    const service = this.#sliceService(slice);
+    if (service !== undefined) this.#publishers.get(serviceIdKey(service))?.sliceUpdated(slice);
+  }
+
+  /** A node arrived or its zone changed: zone-hint filtering of its subscribers follows. */
+  #nodeChanged(oldNode: Node | null, node: Node): void {
+    const zone = nodeZoneOf(node);
+    if (oldNode !== null && nodeZoneOf(oldNode) === zone) return;
+    for (const publisher of this.#publishers.values()) {
+      publisher.nodeZoneChanged(node.metadata.name, zone);
+    }
+  }
+
   #publisherFor(id: ServiceId): ServicePublisher {
     const key = serviceIdKey(id);
     let publisher = this.#publishers.get(key);
@@ -187,6 +279,7 @@ export class EndpointsWatcher {
   }
 
   #endpointsChanged(endpoints: Endpoints): void {
+    this.#references.forget(endpointsSource(endpoints));
     this.#publisherFor(objectServiceId(endpoints)).endpointsChanged(endpoints);
   }
 
@@ -201,6 +294,7 @@ export class EndpointsWatcher {
   }
 
   #sliceAdded(slice: EndpointSlice): void {
+    this.#references.forget(sliceSource(slice));
     const service = this.#sliceService(slice);
     this.#sliceRecency.set(keyOf(slice), ++this.#lastSliceChange);
     if (service === undefined) return;
@@ -213,6 +307,7 @@ export class EndpointsWatcher {
    */
   #sliceUpdated(oldSlice: EndpointSlice, slice: EndpointSlice): void {
     const key = keyOf(slice);
+    this.#references.forget(sliceSource(slice));
     if (hasChanged(oldSlice, slice)) this.#sliceRecency.set(key, ++this.#lastSliceChange);
     const previous = sliceServiceName(oldSlice);
     const service = this.#sliceService(slice);
@@ -228,6 +323,7 @@ export class EndpointsWatcher {
   /** E-20: the slice takes away what it had contributed, recorded per slice. */
   #sliceDeleted(slice: EndpointSlice): void {
     const key = keyOf(slice);
+    this.#references.forget(sliceSource(slice));
     this.#sliceRecency.delete(key);
     const service = this.#sliceService(slice);
     if (service === undefined) return;
@@ -245,6 +341,42 @@ export class EndpointsWatcher {
     }
     return { namespace: slice.metadata.namespace ?? "", name };
   }
+}
+
+function sliceSource(slice: EndpointSlice): AddressSource {
+  return {
+    kind: "EndpointSlice",
+    namespace: slice.metadata.namespace ?? "",
+    name: slice.metadata.name,
+  };
+}
+
+function endpointsSource(endpoints: Endpoints): AddressSource {
+  return {
+    kind: "Endpoints",
+    namespace: endpoints.metadata.namespace ?? "",
+    name: endpoints.metadata.name,
+  };
+}
+
+/**
+ * Whether a cached pod changed in a way its addresses show: a new pod under the same name, or
+ * new labels, annotations or owner. Status-only updates (the bulk of pod traffic) reach the
+ * endpoints through their slice, as upstream has it.
+ */
+function podChangedForAddresses(old: Pod, pod: Pod): boolean {
+  const a = old.metadata;
+  const b = pod.metadata;
+  return (
+    a.uid !== b.uid ||
+    !sameJson(a.labels, b.labels) ||
+    !sameJson(a.annotations, b.annotations) ||
+    !sameJson(a.ownerReferences, b.ownerReferences)
+  );
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 function objectServiceId(obj: KubeObject): ServiceId {

@@ -121,8 +121,12 @@ describe("filtered listener group", () => {
     const listener = h.listen();
     const announced = listener.lastSet()?.addresses.get("ns/web-1/IPv4");
     listener.take();
-    // A newer pod object in the cache must not leak into the removal.
-    h.cluster.apply(pod("web-1", "10.0.0.1", { labels: { app: "web", rev: "2" } }));
+    // A newer pod object in the cache (a status change, which alone is not announced) must
+    // not leak into the removal.
+    h.cluster.apply({
+      ...pod("web-1", "10.0.0.1"),
+      status: { phase: "Running", podIP: "10.0.0.1", hostIP: "192.168.0.1" },
+    });
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-2", "10.0.0.2")]));
     expect(listener.take()).toEqual([
       { add: ["ns/web-2/IPv4 10.0.0.2:8080"] },

@@ -172,6 +172,16 @@ export class FilteredListenerGroup {
     this.publishDiff(this.#available);
   }
 
+  /**
+   * The subscriber's node arrived or its zone label changed: zone hints are filtered against
+   * the new zone, so a node cached after the subscription is not left with no zone for good.
+   */
+  setNodeZone(nodeZone: string): void {
+    if (this.#filter.nodeZone === nodeZone) return;
+    this.#filter = { ...this.#filter, nodeZone };
+    this.publishDiff(this.#available);
+  }
+
   /** The group is gone: its metric series go too. */
   close(): void {
     this.#series.delete();

@@ -268,14 +268,16 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(hints()).toEqual([{ name: "zone-b" }]);
   });
 
-  it("E-20: a deleted slice removes what it contributed even when its pod is gone from the cache", () => {
+  it("E-20: a deleted slice removes what it contributed; a pod gone first has already taken its address", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
     h.cluster.delete("Pod", NS, "web-1");
-    expect(listener.take()).toEqual([]);
-    h.cluster.delete("EndpointSlice", NS, "web-a");
     expect(listener.take()).toEqual([{ remove: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
+    h.cluster.delete("EndpointSlice", NS, "web-a");
+    expect(listener.take()).toEqual([]);
+    h.cluster.delete("EndpointSlice", NS, "web-b");
+    expect(listener.take()).toEqual([{ remove: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
   it("E-20: when the last slice goes, everything is removed and endpoints_exists drops to 0", () => {
@@ -308,7 +310,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
 });
 
 describe("port publisher: Service events", () => {
-  it("E-24: deleting the Service removes every address; listeners stay and come back with the next slice event", () => {
+  it("E-24: deleting the Service removes every address; listeners stay, and get them back when it returns", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -319,16 +321,15 @@ describe("port publisher: Service events", () => {
     expect(h.metrics.value("endpoints_exists", SERIES)).toBe(0);
     expect(h.metrics.value("endpoints_subscribers", SERIES)).toBe(1);
 
-    // The Service comes back with the same mapping: nothing yet (upstream parity) …
+    // The Service comes back with the same mapping: its slices, still cached, are served again
+    // at once, in one add (upstream waited for a slice event).
     h.cluster.apply(service("web"));
-    expect(listener.take()).toEqual([]);
-    // … until a slice is processed again (its own event, or the resync).
-    h.cluster.resync();
     expect(listener.take()).toEqual([
-      { add: ["ns/web-1/IPv4 10.0.0.1:8080"] },
-      { add: ["ns/web-2/IPv4 10.0.0.2:8080"] },
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080", "ns/web-2/IPv4 10.0.0.2:8080"] },
     ]);
     expect(h.metrics.value("endpoints_exists", SERIES)).toBe(1);
+    h.cluster.resync();
+    expect(listener.take()).toEqual([]);
   });
 
   it("E-33: toggling internalTrafficPolicy re-filters what the group has and publishes the difference", () => {
@@ -348,13 +349,30 @@ describe("port publisher: Service events", () => {
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
-  it("E-30: a pod change reaches listeners only when its slice is processed again", () => {
+  it("a pod's status change reaches listeners only when its slice is processed again", () => {
+    const h = twoSlices();
+    const listener = h.listen();
+    listener.take();
+    const moved = {
+      ...pod("web-1", "10.0.0.1"),
+      status: { phase: "Running", podIP: "10.0.0.1", hostIP: "192.168.0.7" },
+    };
+    h.cluster.apply(moved);
+    expect(listener.take()).toEqual([]);
+    h.cluster.resync();
+    expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
+    expect(listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.status?.hostIP).toBe(
+      "192.168.0.7",
+    );
+    h.cluster.resync();
+    expect(listener.take()).toEqual([]);
+  });
+
+  it("a pod's new labels are announced at once, without waiting for its slice", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
     h.cluster.apply(pod("web-1", "10.0.0.1", { labels: { app: "web", version: "2" } }));
-    expect(listener.take()).toEqual([]);
-    h.cluster.resync();
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     expect(
       listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.metadata.labels,

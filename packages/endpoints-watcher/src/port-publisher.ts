@@ -15,13 +15,14 @@ import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { endpointsAddresses } from "./endpoints-addresses.js";
 import { type FilterKey, filterKeyString } from "./filter-key.js";
 import { FilteredListenerGroup, type PortAddresses } from "./filtered-listener-group.js";
+import { nodeZoneOf } from "./node-zone.js";
 import type { ServiceId } from "./service-id.js";
 import { addressSetLabels } from "./set-labels.js";
 import { sliceAddresses } from "./slice-addresses.js";
+import type { SourceReferences } from "./source-references.js";
 import { serviceTargetPort, type TargetPort } from "./target-port.js";
 import type { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
-const ZONE_LABEL = "topology.kubernetes.io/zone";
 /** The one source of a port in Endpoints mode. */
 const ENDPOINTS_SOURCE = "Endpoints";
 
@@ -32,6 +33,8 @@ export interface PublisherContext extends ConversionContext {
   readonly enableIPv6: boolean;
   /** When a slice last changed, in event order (decision 13); 0 when never seen. */
   sliceRecency(sliceKey: string): number;
+  /** What each converted slice or Endpoints object read, so it is converted again on arrival. */
+  readonly references: SourceReferences;
 }
 
 /**
@@ -44,6 +47,8 @@ export class PortPublisher {
   readonly #ctx: PublisherContext;
   #targetPort: TargetPort;
   #exists: boolean;
+  /** Set from the Service's deletion until it is cached again. */
+  #serviceDeleted = false;
   #localTrafficPolicy: boolean;
   readonly #sources = new AddressContributions();
   #labels: Readonly<Record<string, string>> = EMPTY_LABELS;
@@ -131,7 +136,17 @@ export class PortPublisher {
   endpointsChanged(endpoints: Endpoints): void {
     let entries: ReturnType<typeof endpointsAddresses>;
     try {
-      entries = endpointsAddresses(endpoints, this.#targetPort, this.#srcPort, this.#ctx);
+      entries = endpointsAddresses(
+        endpoints,
+        this.#targetPort,
+        this.#srcPort,
+        this.#ctx,
+        this.#ctx.references.recorder({
+          kind: "Endpoints",
+          namespace: endpoints.metadata.namespace ?? "",
+          name: endpoints.metadata.name,
+        }),
+      );
     } catch (err) {
       // X-8: a malformed object is logged and changes nothing.
       this.#ctx.logger.error("malformed Endpoints skipped", {
@@ -158,11 +173,22 @@ export class PortPublisher {
     for (const group of this.#groups.values()) group.noEndpoints(exists);
   }
 
-  /** E-22: a new port mapping re-primes (E-23); a traffic-policy change re-filters (E-33). */
+  /** E-24: the Service went; what its slices contributed goes with it until it returns. */
+  serviceDeleted(): void {
+    this.#serviceDeleted = true;
+    this.noEndpoints(false);
+  }
+
+  /**
+   * E-22: a new port mapping re-primes (E-23); a traffic-policy change re-filters (E-33). A
+   * Service that comes back after its deletion re-primes too (fix: upstream waited for the next
+   * slice event, which may never come, leaving the port without the endpoints its slices list).
+   */
   serviceChanged(service: Service, localTrafficPolicy: boolean): void {
     const target = serviceTargetPort(service, this.#srcPort);
-    if (target !== this.#targetPort) {
+    if (target !== this.#targetPort || this.#serviceDeleted) {
       this.#targetPort = target;
+      this.#serviceDeleted = false;
       this.#remap();
     }
     if (localTrafficPolicy !== this.#localTrafficPolicy) {
@@ -197,6 +223,15 @@ export class PortPublisher {
       if (before.get(key)?.address.opaqueProtocol !== entry.address.opaqueProtocol) {
         this.#publish();
         return;
+      }
+    }
+  }
+
+  /** A node's zone is now `zone`: the groups of subscribers on that node re-filter. */
+  nodeZoneChanged(nodeName: string, zone: string): void {
+    for (const group of this.#groups.values()) {
+      if (group.key.enableEndpointFiltering && group.key.nodeName === nodeName) {
+        group.setNodeZone(zone);
       }
     }
   }
@@ -251,6 +286,11 @@ export class PortPublisher {
         this.#targetPort,
         this.#srcPort,
         this.#ctx,
+        this.#ctx.references.recorder({
+          kind: "EndpointSlice",
+          namespace: slice.metadata.namespace ?? "",
+          name: slice.metadata.name,
+        }),
       );
       this.#sources.set(key, entries, this.#ctx.sliceRecency(key));
       return true;
@@ -280,7 +320,7 @@ export class PortPublisher {
           node: key.nodeName,
         });
       } else {
-        nodeZone = node.metadata.labels?.[ZONE_LABEL] ?? "";
+        nodeZone = nodeZoneOf(node);
       }
     }
     return new FilteredListenerGroup({

@@ -70,7 +70,7 @@ export class ServicePublisher {
 
   /** E-24 */
   serviceDeleted(): void {
-    for (const publisher of this.#ports.values()) publisher.noEndpoints(false);
+    for (const publisher of this.#ports.values()) publisher.serviceDeleted();
   }
 
   sliceAdded(slice: EndpointSlice): void {
@@ -92,6 +92,10 @@ export class ServicePublisher {
   /** E-24 for the Endpoints object. */
   endpointsDeleted(): void {
     for (const publisher of this.#ports.values()) publisher.noEndpoints(false);
+  }
+
+  nodeZoneChanged(nodeName: string, zone: string): void {
+    for (const publisher of this.#ports.values()) publisher.nodeZoneChanged(nodeName, zone);
   }
 
   serverChanged(oldServer: Server | null, newServer: Server | null): void {

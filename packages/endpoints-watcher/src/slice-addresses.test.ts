@@ -181,7 +181,7 @@ describe("slice conversion", () => {
     ]);
   });
 
-  it("E-13: an endpoint whose pod is not cached is left out until its slice is processed again", () => {
+  it("an endpoint whose pod is not cached yet is left out, then added when the pod arrives", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-2", "10.0.0.2"));
@@ -190,13 +190,16 @@ describe("slice conversion", () => {
     );
     const listener = h.listen();
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
-    expect(h.logger.messages("warn")).toContain(
-      "endpoint's pod is not in the cache; skipped until the slice changes",
+    expect(h.logger.messages("debug")).toContain(
+      "endpoint's pod is not in the cache yet; added when it arrives",
     );
     h.cluster.apply(pod("web-1", "10.0.0.1"));
-    expect(listener.take()).toEqual([]);
-    h.cluster.resync();
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
+    expect(listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.metadata.name).toBe(
+      "web-1",
+    );
+    h.cluster.resync();
+    expect(listener.take()).toEqual([]);
   });
 
   it("E-14: a slice naming no Service is skipped with a log; one owned only by reference counts through its own events", () => {

@@ -12,6 +12,7 @@ import {
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
+import { type NoteReference, notePod } from "./source-references.js";
 import { slicePort, type TargetPort } from "./target-port.js";
 
 type SliceFamily = "IPv4" | "IPv6" | "FQDN";
@@ -23,7 +24,9 @@ function isSliceFamily(addressType: string): addressType is SliceFamily {
 /**
  * §3.5: the addresses one slice contributes to a service port, by ID key. Endpoints with
  * `ready: false` are left out, a missing `ready` counts as ready (E-15); pods and
- * ExternalWorkloads not in the cache are left out until the slice is processed again (E-13).
+ * ExternalWorkloads not in the cache are left out (E-13). Every pod, owner and ExternalWorkload
+ * the conversion reads is told to `note`, found or not, so that the slice is converted again
+ * when one of them arrives or changes (see "Ordering" in the README).
  *
  * FQDN slices are converted like the others (E-17): their "IPs" are DNS names that the
  * translator cannot encode and drops. They are kept here rather than dropped because they take
@@ -35,6 +38,7 @@ export function sliceAddresses(
   target: TargetPort,
   srcPort: number,
   ctx: ConversionContext,
+  note: NoteReference,
 ): Map<string, AddressSetEntry> {
   const entries = new Map<string, AddressSetEntry>();
   const sliceName = `${slice.metadata.namespace}/${slice.metadata.name}`;
@@ -87,8 +91,9 @@ export function sliceAddresses(
       // Manifests may omit the reference's namespace; the slice's is the only sensible one.
       const podNamespace = ref.namespace || namespace;
       const pod = ctx.cluster.pods.get(podNamespace, ref.name ?? "");
+      notePod(note, podNamespace, ref.name ?? "", pod);
       if (pod === undefined) {
-        ctx.logger.warn("endpoint's pod is not in the cache; skipped until the slice changes", {
+        ctx.logger.debug("endpoint's pod is not in the cache yet; added when it arrives", {
           slice: sliceName,
           pod: `${podNamespace}/${ref.name}`,
         });
@@ -119,11 +124,15 @@ export function sliceAddresses(
       }
     } else if (ref.kind === "ExternalWorkload") {
       const ew = ctx.cluster.externalWorkloads.get(namespace, ref.name ?? "");
+      note("ExternalWorkload", namespace, ref.name ?? "");
       if (ew === undefined) {
-        ctx.logger.warn("endpoint's ExternalWorkload is not in the cache; skipped", {
-          slice: sliceName,
-          externalWorkload: `${namespace}/${ref.name}`,
-        });
+        ctx.logger.debug(
+          "endpoint's ExternalWorkload is not in the cache yet; added when it arrives",
+          {
+            slice: sliceName,
+            externalWorkload: `${namespace}/${ref.name}`,
+          },
+        );
         continue;
       }
       let opaqueProtocol: boolean;

@@ -1,0 +1,216 @@
+import type { KubeObject, PartialObjectMetadata, Pod } from "@destination/k8s-discovery";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  harness,
+  NS,
+  podEndpoint,
+  type RecordingListener,
+  server,
+  service,
+  slice,
+} from "./test-fixtures.js";
+
+/** One object's life: its versions in order, `null` for a deletion. */
+interface ObjectHistory {
+  readonly kind: string;
+  readonly name: string;
+  readonly versions: readonly (KubeObject | null)[];
+}
+
+const PODS = ["web-0", "web-1", "web-2", "web-3", "web-4", "web-5"];
+/** Each pod is listed by one slice only, so no two slices disagree about an endpoint. */
+const SLICE_OF_POD = (i: number) => (i % 2 === 0 ? "web-a" : "web-b");
+
+function podVersion(i: number, generation: number, owner: string | null, tier: boolean): Pod {
+  const name = PODS[i] as string;
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      namespace: NS,
+      uid: `${name}-uid-${generation}`,
+      labels: tier ? { app: "web", tier: "db" } : { app: "web" },
+      ownerReferences:
+        owner === null
+          ? null
+          : [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: owner, uid: owner }],
+    },
+    spec: { containers: [{ name: "app", ports: [{ name: "http", containerPort: 8080 }] }] },
+    status: { phase: "Running", podIP: `10.0.0.${i + 1}`, podIPs: [{ ip: `10.0.0.${i + 1}` }] },
+  };
+}
+
+function replicaSet(name: string, deployment: string | null): PartialObjectMetadata {
+  return {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: {
+      name,
+      namespace: NS,
+      ownerReferences:
+        deployment === null
+          ? null
+          : [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment, uid: deployment }],
+    },
+  };
+}
+
+const podHistory = (i: number) =>
+  fc
+    .array(
+      fc.option(fc.record({ owner: fc.constantFrom(null, "rs-a", "rs-b"), tier: fc.boolean() }), {
+        nil: null,
+        freq: 4,
+      }),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map(
+      (states): ObjectHistory => ({
+        kind: "Pod",
+        name: PODS[i] as string,
+        versions: states.map((s, generation) =>
+          s === null ? null : podVersion(i, generation, s.owner, s.tier),
+        ),
+      }),
+    );
+
+const sliceHistory = (name: string) =>
+  fc
+    .array(
+      fc.option(
+        fc.array(fc.record({ listed: fc.boolean(), ready: fc.boolean() }), {
+          minLength: 6,
+          maxLength: 6,
+        }),
+        {
+          nil: null,
+          freq: 5,
+        },
+      ),
+      { minLength: 1, maxLength: 3 },
+    )
+    .map(
+      (states): ObjectHistory => ({
+        kind: "EndpointSlice",
+        name,
+        versions: states.map((s) =>
+          s === null
+            ? null
+            : slice(
+                name,
+                "web",
+                PODS.flatMap((pod, i) => {
+                  const state = s[i];
+                  if (SLICE_OF_POD(i) !== name || !state?.listed) return [];
+                  return [podEndpoint(pod, `10.0.0.${i + 1}`, { ready: state.ready })];
+                }),
+              ),
+        ),
+      }),
+    );
+
+const simpleHistory = (kind: string, name: string, make: () => KubeObject, deletable: boolean) =>
+  fc.array(fc.boolean(), { minLength: 1, maxLength: deletable ? 3 : 1 }).map(
+    (present): ObjectHistory => ({
+      kind,
+      name,
+      versions: present.map((p, i) => (p || i === present.length - 1 ? make() : null)),
+    }),
+  );
+
+const histories = fc.tuple(
+  ...PODS.map((_, i) => podHistory(i)),
+  sliceHistory("web-a"),
+  sliceHistory("web-b"),
+  simpleHistory("ReplicaSet", "rs-a", () => replicaSet("rs-a", "web"), false),
+  fc
+    .constantFrom(null, "web")
+    .chain((deployment) =>
+      simpleHistory("ReplicaSet", "rs-b", () => replicaSet("rs-b", deployment), true),
+    ),
+  simpleHistory(
+    "Server",
+    "db-opaque",
+    () => server("db-opaque", 8080, "opaque", { matchLabels: { tier: "db" } }),
+    true,
+  ),
+  simpleHistory("Service", "web", () => service("web"), true),
+);
+
+interface Step {
+  readonly history: ObjectHistory;
+  readonly version: KubeObject | null;
+}
+
+/** Interleaves the histories by the given keys, keeping each object's versions in order. */
+function interleave(all: readonly ObjectHistory[], keys: readonly number[]): Step[] {
+  let k = 0;
+  const keyed: { key: number; step: Step }[] = [];
+  for (const history of all) {
+    const own = history.versions.map(() => keys[k++ % keys.length] as number).sort((a, b) => a - b);
+    history.versions.forEach((version, i) => {
+      keyed.push({ key: own[i] as number, step: { history, version } });
+    });
+  }
+  return keyed.sort((a, b) => a.key - b.key).map((e) => e.step);
+}
+
+/** Kinds in the order their dependents read them: what a from-scratch computation sees. */
+const DEPENDENCY_ORDER = ["ReplicaSet", "Pod", "Server", "Service", "EndpointSlice"];
+
+/** What a listener holds, with every field an address carries to a proxy. */
+function heldState(listener: RecordingListener) {
+  return [...listener.held.entries()]
+    .map(([key, { address: a }]) => ({
+      key,
+      endpoint: `${a.ip}:${a.port}`,
+      owner: `${a.ownerKind}/${a.ownerName}`,
+      opaque: a.opaqueProtocol,
+      pod: a.pod?.metadata.uid ?? null,
+      labels: a.pod?.metadata.labels ?? null,
+    }))
+    .sort((x, y) => x.key.localeCompare(y.key));
+}
+
+describe("event ordering (property)", () => {
+  it("any interleaving of the same object events ends in the addresses of applying the final objects in dependency order", () => {
+    fc.assert(
+      fc.property(
+        histories,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 40, maxLength: 40 }),
+        fc.nat({ max: 40 }),
+        (all, keys, subscribeAt) => {
+          const steps = interleave(all, keys);
+          const live = harness();
+          let listener: RecordingListener | undefined;
+          steps.forEach((step, i) => {
+            if (i === subscribeAt) listener = live.listen();
+            const { kind, name } = step.history;
+            if (step.version === null) {
+              live.cluster.delete(kind as Parameters<typeof live.cluster.delete>[0], NS, name);
+            } else {
+              live.cluster.apply(step.version);
+            }
+          });
+          listener ??= live.listen();
+
+          const reference = harness();
+          const finals = all
+            .map((h) => h.versions.at(-1))
+            .filter((v): v is KubeObject => v != null)
+            .sort(
+              (a, b) =>
+                DEPENDENCY_ORDER.indexOf(a.kind ?? "") - DEPENDENCY_ORDER.indexOf(b.kind ?? ""),
+            );
+          for (const obj of finals) reference.cluster.apply(obj);
+          const expected = reference.listen();
+
+          expect(heldState(listener)).toEqual(heldState(expected));
+        },
+      ),
+      { numRuns: 400, seed: 20261201 },
+    );
+  });
+});

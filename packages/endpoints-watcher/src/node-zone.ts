@@ -1,0 +1,8 @@
+import type { Node } from "@destination/k8s-discovery";
+
+const ZONE_LABEL = "topology.kubernetes.io/zone";
+
+/** The zone a node is in, "" when it is not labelled with one. */
+export function nodeZoneOf(node: Node): string {
+  return node.metadata.labels?.[ZONE_LABEL] ?? "";
+}
