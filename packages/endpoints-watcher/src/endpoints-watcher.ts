@@ -3,7 +3,6 @@ import {
   type EndpointSlice,
   type Endpoints,
   type EndpointsListener,
-  type ExternalWorkload,
   InvalidServiceError,
   type KubeObject,
   keyOf,
