@@ -214,6 +214,24 @@ export class WorkloadPublisher {
     this.#notify();
   }
 
+  /**
+   * A ReplicaSet or Job was cached or re-parented. When the attached pod is owned by it, the
+   * owner is read again, so a ReplicaSet cached after its pod still yields the Deployment.
+   * Notifies only when the owner changed.
+   */
+  ownerObjectChanged(kind: "ReplicaSet" | "Job", namespace: string, name: string): void {
+    const pod = this.#pod;
+    if (pod === null || (pod.metadata.namespace ?? "") !== namespace) return;
+    const refs = pod.metadata.ownerReferences ?? [];
+    const parent = refs.length === 1 ? refs[0] : undefined;
+    if (parent?.kind !== kind || parent.name !== name) return;
+    const owner = this.#ctx.cachedOwner(pod);
+    if (owner === undefined) return;
+    if (owner.kind === this.#owner.kind && owner.name === this.#owner.name) return;
+    this.#owner = owner;
+    this.#notify();
+  }
+
   #detach(): void {
     this.#pod = null;
     this.#owner = { kind: "", name: "" };

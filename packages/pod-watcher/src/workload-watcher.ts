@@ -1,10 +1,12 @@
 import {
+  type CacheEventHandler,
   type Cluster,
   type ExternalWorkload,
   type Logger,
   type MetricsRegistry,
   noopMetrics,
   type Owner,
+  type PartialObjectMetadata,
   type Pod,
   type Server,
   silentLogger,
@@ -92,6 +94,10 @@ export class WorkloadWatcher {
         },
         delete: (ew) => this.#externalWorkloadEvent(ew, null),
       }),
+      // The owner of an attached pod is read from these caches; one cached after the pod must
+      // still correct it (see "Ordering" in the README).
+      cluster.replicaSets.addHandler(this.#ownerHandler("ReplicaSet")),
+      cluster.jobs.addHandler(this.#ownerHandler("Job")),
       cluster.servers.addHandler({
         add: (server) => this.#serversChanged([server]),
         // The old Server too: one that stops selecting a workload must still recompute it.
@@ -211,6 +217,23 @@ export class WorkloadWatcher {
     for (const publisher of publishersReachedByPod(this.#registry, pod)) {
       publisher.podChanged(pod, deleted);
     }
+  }
+
+  /** An owner's add, or an update that re-parents it; status updates are ignored. */
+  #ownerHandler(kind: "ReplicaSet" | "Job"): CacheEventHandler<PartialObjectMetadata> {
+    const changed = (owner: PartialObjectMetadata) => {
+      const { namespace = "", name } = owner.metadata;
+      for (const publisher of this.#registry.all()) {
+        publisher.ownerObjectChanged(kind, namespace, name);
+      }
+    };
+    return {
+      add: changed,
+      update: (old, owner) => {
+        const before = JSON.stringify(old.metadata.ownerReferences ?? null);
+        if (before !== JSON.stringify(owner.metadata.ownerReferences ?? null)) changed(owner);
+      },
+    };
   }
 
   /** W-7: every publisher of a declared `workloadIP:port`, once each. */
