@@ -1,7 +1,14 @@
 // The convergence check: does every open Get stream hold exactly what the cluster state implies?
 // The reference is computed from scratch by a second server on an in-memory copy of that state,
 // where every object is cached before anything asks for it, so event order cannot matter there.
-import { type KubeObject, MemoryCluster, RESOURCE_KINDS } from "@destination/k8s-discovery";
+import {
+  type Cluster,
+  type KubeObject,
+  MemoryCluster,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@destination/k8s-discovery";
+import type { Registry } from "prom-client";
 import { startDestinationServer } from "../destination-server.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
@@ -72,6 +79,25 @@ export async function checkConvergence(
   return { streams: streams.length, missing, extra, stale };
 }
 
+/** Every object a cluster's caches hold, each with its `kind`: a snapshot to check against. */
+export function clusterObjects(cluster: Cluster): KubeObject[] {
+  const caches: Record<ResourceKind, { list(): readonly KubeObject[] }> = {
+    Service: cluster.services,
+    EndpointSlice: cluster.endpointSlices,
+    Endpoints: cluster.endpoints,
+    Pod: cluster.pods,
+    ServiceProfile: cluster.serviceProfiles,
+    Server: cluster.servers,
+    ExternalWorkload: cluster.externalWorkloads,
+    Node: cluster.nodes,
+    ReplicaSet: cluster.replicaSets,
+    Job: cluster.jobs,
+  };
+  return Object.entries(caches).flatMap(([kind, cache]) =>
+    cache.list().map((obj) => (obj.kind === kind ? obj : { ...obj, kind })),
+  );
+}
+
 /** A one-line summary for test failures and benchmark logs. */
 export function describeConvergence(report: ConvergenceReport, limit = 5): string {
   const sample = (label: string, list: readonly ConvergenceDifference[]) =>
@@ -104,6 +130,7 @@ async function referenceViews(
   for (const obj of objects) {
     if (obj.kind !== undefined && Object.hasOwn(RESOURCE_KINDS, obj.kind)) cluster.apply(obj);
   }
+  for (const obj of markerObjects()) cluster.apply(obj);
   const server = await startDestinationServer({
     ...options,
     cluster,
@@ -115,11 +142,21 @@ async function referenceViews(
   try {
     const recorders = streams.map((s) => get(client, s.path, s.contextToken ?? ""));
     // A stream whose service has no endpoints is told nothing, so "nothing yet" and "nothing"
-    // look alike. The marker settles it: requests on one connection are handled in order and a
-    // Get answers its initial state from inside its handler, so once the marker's error status
-    // (an authority that cannot parse) arrives, every earlier stream's answer has arrived too.
-    const marker = get(client, "not a valid authority");
-    await marker.end;
+    // look alike. Requests on one connection reach their handlers in order, and a Get writes its
+    // initial state from inside its handler: once the marker stream (opened last) has its first
+    // message, every handler has run and written what it will. Written messages can still be
+    // in flight (flow control interleaves streams), so then wait until the client has received
+    // as many messages as the server counts as sent.
+    const marker = get(client, `${MARKER_SERVICE}.${MARKER_NAMESPACE}.svc.cluster.local:80`);
+    await marker.next();
+    const sent = await messagesSent(server.registry);
+    const deadline = Date.now() + 30_000;
+    while (recorders.reduce((n, r) => n + r.received.length, 1) < sent) {
+      if (Date.now() > deadline)
+        throw new Error("convergence check: reference answers did not arrive");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    marker.cancel();
     return recorders.map((recorder) => {
       const view = new EndpointView();
       for (const message of recorder.received) view.apply(message);
@@ -130,4 +167,36 @@ async function referenceViews(
     client.close();
     await server.close();
   }
+}
+
+/** Get messages the server wrote to its streams so far (its `grpc_server_msg_sent_total`). */
+async function messagesSent(registry: Registry): Promise<number> {
+  const metric = registry.getSingleMetric("grpc_server_msg_sent_total");
+  if (metric === undefined) throw new Error("convergence check: no grpc_server_msg_sent_total");
+  const { values } = await metric.get();
+  return values.filter((v) => v.labels.grpc_method === "Get").reduce((sum, v) => sum + v.value, 0);
+}
+
+const MARKER_NAMESPACE = "destination-convergence-check";
+const MARKER_SERVICE = "marker";
+
+/** A Service with one endpoint and no pod, served only by the reference server. */
+function markerObjects(): KubeObject[] {
+  const metadata = { name: MARKER_SERVICE, namespace: MARKER_NAMESPACE };
+  return [
+    {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata,
+      spec: { type: "ClusterIP", ports: [{ name: "http", port: 80, targetPort: 80 }] },
+    } as KubeObject,
+    {
+      apiVersion: "discovery.k8s.io/v1",
+      kind: "EndpointSlice",
+      metadata: { ...metadata, labels: { "kubernetes.io/service-name": MARKER_SERVICE } },
+      addressType: "IPv4",
+      ports: [{ name: "http", port: 80 }],
+      endpoints: [{ addresses: ["127.0.0.1"], conditions: { ready: true } }],
+    } as KubeObject,
+  ];
 }

@@ -6,6 +6,7 @@ export {
   type ConvergenceDifference,
   type ConvergenceReport,
   checkConvergence,
+  clusterObjects,
   describeConvergence,
   type ObservedStream,
   type TranslationOptions,
