@@ -80,11 +80,16 @@ export class ClientPool {
   }
 }
 
+/** The context token of a bench stream: its namespace and node, as a proxy sends them. */
+export function contextToken(nodeName: string): string {
+  return JSON.stringify({ ns: "bench", nodeName });
+}
+
 export function getRequest(path: string, nodeName: string): GetDestination {
   return create(GetDestinationSchema, {
     scheme: "k8s",
     path,
-    contextToken: JSON.stringify({ ns: "bench", nodeName }),
+    contextToken: contextToken(nodeName),
   });
 }
 

@@ -1,4 +1,5 @@
 /** Messages between the bench (parent) and its server children, over the Node IPC channel. */
+import type { KubeObject } from "@destination/k8s-discovery";
 
 export interface DatasetSpec {
   readonly services: number;
@@ -19,6 +20,8 @@ export type WorkerRequest =
   | { readonly type: "broadcast" }
   | { readonly type: "setMessage"; readonly base64: string }
   | { readonly type: "churn"; readonly churn: ChurnSpec }
+  /** Every object the server's cluster holds now, for the convergence check. */
+  | { readonly type: "objects" }
   /** Forced GC, then memory and CPU; with `heapSnapshot`, also a heap snapshot to that path. */
   | { readonly type: "stats"; readonly heapSnapshot?: string }
   | { readonly type: "resetCounters" }
@@ -58,8 +61,13 @@ export interface WorkerStats {
 }
 
 export interface ChurnResult {
-  /** `[seq, stampMs]` of every slice event that should reach subscribers. */
+  /**
+   * `[seq, stampMs]` of every event that should reach subscribers: the slice update, or for a
+   * slice written before its pod, the pod's arrival.
+   */
   readonly stamps: readonly (readonly [number, number])[];
+  /** The seqs whose slice named the pod before the pod existed. */
+  readonly late: readonly number[];
   readonly events: number;
   readonly wallMs: number;
   readonly cpuUserUs: number;
@@ -92,6 +100,7 @@ export type WorkerReply =
   | { readonly type: "ok" }
   | { readonly type: "cpu"; readonly cpuUs: number }
   | { readonly type: "churned"; readonly result: ChurnResult }
+  | { readonly type: "objects"; readonly objects: readonly KubeObject[] }
   | { readonly type: "stats"; readonly stats: WorkerStats }
   | { readonly type: "error"; readonly message: string };
 

@@ -19,6 +19,11 @@ export interface ScenarioResult {
   readonly heap_mb?: number;
   readonly rss_mb?: number;
   readonly sync_ms?: number;
+  /** Churn only: endpoints the cluster has that a stream lacked at the end (must be 0). */
+  readonly missing_at_end?: number;
+  /** Churn only: adds delivered only once their pod arrived (slice written first), and their p99. */
+  readonly late_adds?: number;
+  readonly late_add_p99_ms?: number;
   /** Anything else worth keeping (CPU, overflows, encode counts, …). */
   readonly extra?: Readonly<Record<string, ParamValue>>;
 }

@@ -13,6 +13,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
+import { clusterObjects } from "@destination/server/testing";
 import { applyExperiments } from "./experiments.js";
 import {
   type Dataset,
@@ -134,21 +135,34 @@ async function churn(spec: ChurnSpec): Promise<ChurnResult> {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   let events = 0;
   let step = 0;
+  const late: number[] = [];
   let pending: { service: number; fresh: SliceEndpointRef; old?: SliceEndpointRef } | undefined;
+  const applyPod = (p: NonNullable<typeof pending>) =>
+    c.apply(pod(p.service, p.fresh.pod, p.fresh.ip, p.fresh.node));
+  const applySlice = (p: NonNullable<typeof pending>) => {
+    const refs = endpointsOf(p.service);
+    p.old = refs.shift();
+    refs.push(p.fresh);
+    c.apply(slice(p.service, refs));
+  };
   const applyOne = () => {
     const phase = events % 3;
+    // Every third replacement names the new pod in the slice before the pod exists, as a
+    // watch on slices can run ahead of the one on pods: its add is due when the pod arrives.
+    const sliceFirst = step % 3 === 2;
     if (phase === 0) {
       const service = spec.services[step % spec.services.length] as number;
-      const ref = { pod: `churn-${step}`, ip: podIp(nextIp++), node: step };
-      c.apply(pod(service, ref.pod, ref.ip, ref.node));
-      pending = { service, fresh: ref };
+      pending = { service, fresh: { pod: `churn-${step}`, ip: podIp(nextIp++), node: step } };
+      if (sliceFirst) applySlice(pending);
+      else applyPod(pending);
     } else if (phase === 1 && pending !== undefined) {
-      const refs = endpointsOf(pending.service);
-      pending.old = refs.shift();
-      refs.push(pending.fresh);
-      const next = slice(pending.service, refs);
       const stamp = nowMs();
-      c.apply(next);
+      if (sliceFirst) {
+        applyPod(pending);
+        late.push(step);
+      } else {
+        applySlice(pending);
+      }
       stamps.push([step, stamp]);
     } else if (pending !== undefined) {
       if (pending.old !== undefined) {
@@ -179,6 +193,7 @@ async function churn(spec: ChurnSpec): Promise<ChurnResult> {
   loop.disable();
   return {
     stamps,
+    late,
     events,
     wallMs,
     cpuUserUs: used.user,
@@ -230,6 +245,8 @@ async function handle(req: WorkerRequest): Promise<WorkerReply> {
       return { type: "applied", ...addEndpoint(req.service) };
     case "churn":
       return { type: "churned", result: await churn(req.churn) };
+    case "objects":
+      return { type: "objects", objects: clusterObjects(requireCluster()) };
     case "resetCounters":
       counters.writes = counters.preEncoded = counters.distinctBuffers = 0;
       counters.perStreamEncodes = 0;

@@ -1,12 +1,15 @@
 /**
  * Churn: rolling pod replacement at a fixed event rate (pod add, slice update, pod delete)
- * over the services of 1k Get subscriptions. The samples are event-to-wire latencies: from the
- * slice event being applied in the server process to each subscribed client receiving the add
- * that names the new pod.
+ * over the services of 1k Get subscriptions; every third replacement writes the slice before
+ * the pod it names. The samples are event-to-wire latencies: from the event that completes an
+ * endpoint (the slice update, or the pod's arrival when the slice came first) being applied in
+ * the server process to each subscribed client receiving the add that names the new pod. At
+ * the end, every stream's endpoints are checked against the cluster (the convergence check).
  */
 import { fromBinary, UpdateSchema } from "@destination/proto";
+import { checkConvergence, describeConvergence, EndpointView } from "@destination/server/testing";
 import type { BenchPlan } from "../args.js";
-import { ClientPool, StreamGroup, type StreamSpec } from "../clients.js";
+import { ClientPool, contextToken, StreamGroup, type StreamSpec } from "../clients.js";
 import { authority } from "../fixtures.js";
 import type { ScenarioResult } from "../report.js";
 import { summarize } from "../stats.js";
@@ -35,10 +38,13 @@ export async function churn(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
     }));
     const seqs: number[] = [];
     const times: number[] = [];
+    const views = specs.map(() => new EndpointView());
     let decodeErrors = 0;
-    const group = new StreamGroup(pool, specs, (_i, bytes, at) => {
+    const group = new StreamGroup(pool, specs, (i, bytes, at) => {
       try {
-        const update = fromBinary(UpdateSchema, bytes).update;
+        const message = fromBinary(UpdateSchema, bytes);
+        views[i]?.apply(message);
+        const update = message.update;
         if (update.case !== "add") return;
         for (const addr of update.value.addrs) {
           const m = CHURN_POD.exec(addr.metricLabels.pod ?? "");
@@ -68,11 +74,27 @@ export async function churn(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
     await sleep(1000);
     const overflowed = (await overflows(started.adminPort)) - overflowBefore;
     const stampOf = new Map(result.stamps);
+    const late = new Set(result.late);
     const latencies: number[] = [];
+    const lateLatencies: number[] = [];
     for (let k = 0; k < seqs.length; k++) {
-      const stamp = stampOf.get(seqs[k] as number);
-      if (stamp !== undefined) latencies.push((times[k] as number) - stamp);
+      const seq = seqs[k] as number;
+      const stamp = stampOf.get(seq);
+      if (stamp === undefined) continue;
+      const latency = (times[k] as number) - stamp;
+      latencies.push(latency);
+      if (late.has(seq)) lateLatencies.push(latency);
     }
+    const { objects } = await worker.request({ type: "objects" }, "objects");
+    const convergence = await checkConvergence(
+      specs.map((spec, i) => ({
+        path: spec.path,
+        contextToken: contextToken(spec.nodeName),
+        view: views[i] as EndpointView,
+      })),
+      objects,
+    );
+    const lateStats = summarize(lateLatencies);
     const perService = c.subscriptions / c.services;
     const expected = result.stamps.length * perService;
     const s = summarize(latencies);
@@ -80,7 +102,8 @@ export async function churn(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
     const cpuPercent = (cpuMs / result.wallMs) * 100;
     ctx.log(
       `churn: ${result.events} events in ${(result.wallMs / 1000).toFixed(1)} s, p99 ${s.p99.toFixed(1)} ms, ` +
-        `cpu ${cpuPercent.toFixed(1)} %, overflows ${overflowed}, delivered ${latencies.length}/${expected}`,
+        `cpu ${cpuPercent.toFixed(1)} %, overflows ${overflowed}, delivered ${latencies.length}/${expected}, ` +
+        `late adds ${lateLatencies.length} (p99 ${lateStats.p99.toFixed(1)} ms); end state: ${describeConvergence(convergence)}`,
     );
     group.cancel();
     pool.close();
@@ -97,6 +120,9 @@ export async function churn(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
         samples: s.count,
         median_ms: s.median,
         p99_ms: s.p99,
+        missing_at_end: convergence.missing.length,
+        late_adds: lateLatencies.length,
+        late_add_p99_ms: lateStats.p99,
         extra: {
           max_ms: s.max,
           events: result.events,
@@ -105,6 +131,9 @@ export async function churn(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
           overflows: overflowed,
           delivered: latencies.length,
           expected,
+          extra_at_end: convergence.extra.length,
+          stale_at_end: convergence.stale.length,
+          late_adds_expected: result.late.length * perService,
           ended_streams: group.ended,
           decode_errors: decodeErrors,
           loop_delay_p99_ms: result.loopDelayP99Ms,
