@@ -120,9 +120,13 @@ export function formatTable(results: readonly ScenarioResult[]): string {
   const out = [line(header), line(widths.map((w) => "-".repeat(w)))];
   results.forEach((r, i) => {
     out.push(line(rows[i] ?? []));
-    if (r.extra !== undefined && Object.keys(r.extra).length > 0) {
-      out.push(`    ${formatParams(roundedRecord(r.extra))}`);
-    }
+    const endState = {
+      ...(r.missing_at_end === undefined ? {} : { missing_at_end: r.missing_at_end }),
+      ...(r.late_adds === undefined ? {} : { late_adds: r.late_adds }),
+      ...(r.late_add_p99_ms === undefined ? {} : { late_add_p99_ms: r.late_add_p99_ms }),
+    };
+    const extra = { ...endState, ...r.extra };
+    if (Object.keys(extra).length > 0) out.push(`    ${formatParams(roundedRecord(extra))}`);
   });
   return `${out.join("\n")}\n`;
 }
