@@ -12,6 +12,7 @@ import type { DestinationContext } from "./grpc/destination-context.js";
 import { handleGet } from "./grpc/get-handler.js";
 import { handleGetProfile } from "./grpc/get-profile-handler.js";
 import { type GrpcServer, startGrpcServer } from "./grpc/grpc-server.js";
+import { NodeZones } from "./grpc/node-zones.js";
 import { createServerLogger } from "./logging/server-logger.js";
 import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
@@ -156,7 +157,9 @@ export async function startDestinationServer(
       metrics,
     });
     const federated = new FederatedServices(cluster, logger.child({ component: "federation" }));
+    const nodeZones = new NodeZones(cluster);
     cleanups.push(() => {
+      nodeZones.stop();
       federated.stop();
       endpoints.stop();
       workloads.stop();
@@ -198,6 +201,7 @@ export async function startDestinationServer(
       workloads,
       profiles,
       opaquePorts,
+      nodeZones,
       endpointTranslation: new EndpointTranslation(
         translatorConfig,
         logger.child({ component: "translator" }),

@@ -276,6 +276,51 @@ describe("Get", () => {
     stream.cancel();
   });
 
+  it("a caller's Node cached after the stream started brings its zone: hints and zone_locality follow", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
+    cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
+    cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
+    cluster.apply(
+      slice(
+        NS,
+        "emoji-1",
+        "emoji",
+        [{ port: 8080 }],
+        [
+          { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
+          { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
+        ],
+      ),
+    );
+    const server = await startServer({ cluster });
+    const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
+    const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
+    // The Node is not cached yet: no zone, so no hint filtering and no locality.
+    expect(await stream.next()).toEqual({
+      add: {
+        addrs: [
+          meshedAddr("10.244.6.1", 8080, "e-a", { zone: "zone-a" }),
+          meshedAddr("10.244.6.2", 8080, "e-b", { zone: "zone-b" }),
+        ],
+        metricLabels: { namespace: NS, service: "emoji" },
+      },
+    });
+    cluster.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-a" }));
+    // Hint filtering drops the other zone's endpoint; the kept one is re-sent as local.
+    const after = [await stream.next(), await stream.next()];
+    expect(after).toContainEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.244.6.2") }, port: 8080 }] },
+    });
+    expect(after).toContainEqual({
+      add: {
+        addrs: [meshedAddr("10.244.6.1", 8080, "e-a", { zone: "zone-a", zone_locality: "local" })],
+        metricLabels: { namespace: NS, service: "emoji" },
+      },
+    });
+    stream.cancel();
+  });
+
   it("re-sends an address as opaque when a Server marks its port opaque", async () => {
     const cluster = webCluster();
     const server = await startServer({ cluster });

@@ -10,6 +10,7 @@ import type { ClusterStore } from "../multicluster/cluster-store.js";
 import type { FederatedServices } from "../multicluster/federated-services.js";
 import type { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { OpenStreams } from "../streams/stream-session.js";
+import type { NodeZones } from "./node-zones.js";
 
 /** What the Get and GetProfile handlers are built from: one per server. */
 export interface DestinationContext {
@@ -18,6 +19,8 @@ export interface DestinationContext {
   readonly workloads: WorkloadWatcher;
   readonly profiles: ProfileWatcher;
   readonly opaquePorts: OpaquePortsWatcher;
+  /** Callers' zones, followed as their Nodes come and change. */
+  readonly nodeZones: NodeZones;
   /** Shared by every Get stream, so that streams in one zone share translated messages. */
   readonly endpointTranslation: EndpointTranslation;
   readonly translatorConfig: EndpointTranslatorConfig;

@@ -10,7 +10,6 @@ import { StreamSession } from "../streams/stream-session.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
 import { FederatedStream } from "./federated-stream.js";
-import { nodeZone } from "./node-zone.js";
 import { remoteTarget } from "./remote-target.js";
 import { StatusError } from "./status-error.js";
 
@@ -41,7 +40,7 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
     const { namespace, name } = route.service;
     const service = ctx.cluster.services.get(namespace, name);
     if (service === undefined) throw getServiceNotFound(route.service);
-    const zone = nodeZone(ctx.cluster, token.nodeName);
+    const zone = ctx.nodeZones.zoneOf(token.nodeName);
 
     if (isFederated(service)) {
       const federation = ctx.federated.get(namespace, name);
@@ -67,7 +66,7 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       remote === undefined
         ? ctx.endpointTranslation
         : ctx.remoteTranslations.forCluster(remote.remote);
-    const source: EndpointSource = {
+    let source: EndpointSource = {
       watcher: remote?.remote.watcher ?? ctx.endpoints,
       service: remote?.service ?? route.service,
       port: route.port,
@@ -85,7 +84,26 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       if (err instanceof InvalidServiceError) throw externalNameService(path);
       throw err;
     }
-    session.onEnd(() => unsubscribeSource(source));
+    // The caller's Node cached after the stream started, or relabelled: subscribe again with the
+    // new zone's translation, so the whole set is sent again (one add) with the zone labels and
+    // weights it would have had from the start.
+    const unfollow = ctx.nodeZones.follow(token.nodeName, (next) => {
+      const rezoned: EndpointSource = {
+        ...source,
+        translator: new EndpointTranslator(translation.forZone(next), session.sink, logger),
+      };
+      unsubscribeSource(source);
+      source = rezoned;
+      try {
+        subscribeSource(source);
+      } catch (err) {
+        session.failUnexpected(err);
+      }
+    });
+    session.onEnd(() => {
+      unfollow();
+      unsubscribeSource(source);
+    });
   } catch (err) {
     if (err instanceof StatusError) session.fail(err);
     else session.failUnexpected(err);
