@@ -8,8 +8,9 @@ const FLAGS = `Flags:
   --ns NAMESPACE          build the token {"ns":…,"nodeName":…,"pod":…} from these,
   --node NODE             as the proxy injector does for a pod (not with --context-token)
   --pod POD
-  -o, --output FORMAT     table (default), json (one proto-JSON message per line),
-                          yaml (one document per message)
+  -o, --output FORMAT     table (default), json (one proto-JSON message per line, each
+                          address also as "address": "ip:port"), yaml (one document per
+                          message)
   --timeout DURATION      deadline to connect and for the first message, e.g. 5s, 500ms
                           (default 5s)
   -h, --help              show this help`;
