@@ -30,7 +30,10 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   let endpointsReporter: EndpointsReporter | undefined;
   const { registry, logger } = options;
   const server: Server = createServer((req, res) => {
-    const [path, query = ""] = (req.url ?? "/").split("?", 2);
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
     const reply = (code: number, body: string, type = "text/plain; charset=utf-8") => {
       res.writeHead(code, { "content-type": type, "content-length": Buffer.byteLength(body) });
       res.end(req.method === "HEAD" ? undefined : body);
