@@ -10,6 +10,8 @@ export {
 } from "./args/parse-command-line.js";
 export { CliFailure } from "./cli-failure.js";
 export type { CliIo, TextSink } from "./cli-io.js";
+export type { EndpointsReportView } from "./diagnose/endpoints-report.js";
+export { parseServiceAuthority, type ServiceAuthority } from "./diagnose/service-authority.js";
 export {
   type EndpointMark,
   EndpointSet,
@@ -18,6 +20,7 @@ export {
 } from "./endpoints/endpoint-set.js";
 export { ExitCode } from "./exit-code.js";
 export { processIo } from "./process-io.js";
+export { formatDiagnosis } from "./render/diagnosis-view.js";
 export { formatEndpointTable } from "./render/endpoint-table.js";
 export { formatProfile } from "./render/profile-view.js";
 export { colorStyles, plainStyles, type Styles } from "./render/styles.js";

@@ -1,13 +1,12 @@
 // dst against the real destination server (in-process) serving a temp folder of manifests:
 // each command's output, the live redraw after a file change, and the error paths.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   DestinationProfileSchema,
   fromJson,
   type JsonValue,
-  toJson,
   UpdateSchema,
 } from "@destination/proto";
 import {
@@ -17,6 +16,7 @@ import {
 } from "@destination/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ExitCode } from "./exit-code.js";
+import { messageJson } from "./render/message-output.js";
 import { runCli } from "./run-cli.js";
 import { CapturedIo } from "./testing/captured-io.js";
 import { unusedLoopbackAddress } from "./testing/fake-destination-server.js";
@@ -70,7 +70,9 @@ function protoJsonLine<S extends typeof UpdateSchema | typeof DestinationProfile
   line: string,
 ): JsonValue {
   const value = JSON.parse(line) as JsonValue;
-  expect(toJson(schema, fromJson(schema, value))).toEqual(value);
+  // Proto JSON, plus the readable `address` beside each TcpAddress.
+  const message = fromJson(schema, value, { ignoreUnknownFields: true });
+  expect(messageJson(schema, message)).toEqual(value);
   return value;
 }
 
@@ -110,10 +112,11 @@ describe("dst get against the server", () => {
     const update = protoJsonLine(UpdateSchema, lines[0] ?? "");
     expect(update).toMatchObject({
       add: {
-        addrs: [
-          { weight: 10000, metricLabels: { pod: shopPods[0].name, deployment: "web" } },
-          { weight: 10000, metricLabels: { pod: shopPods[1].name, deployment: "web" } },
-        ],
+        addrs: shopPods.map((pod) => ({
+          addr: { address: `${pod.ip}:8080` },
+          weight: 10000,
+          metricLabels: { pod: pod.name, deployment: "web" },
+        })),
         metricLabels: { namespace: "shop", service: "web" },
       },
     });
@@ -218,8 +221,10 @@ describe("dst endpoints against the server", () => {
       .split("\n")
       .map((line) => JSON.parse(line));
     expect(web.authority).toBe(SHOP_WEB);
-    expect(toJson(UpdateSchema, fromJson(UpdateSchema, web.update))).toEqual(web.update);
-    expect(web.update.add.addrs).toHaveLength(2);
+    protoJsonLine(UpdateSchema, JSON.stringify(web.update));
+    expect(web.update.add.addrs.map((a: { addr: { address: string } }) => a.addr.address)).toEqual(
+      shopPods.map((pod) => `${pod.ip}:8080`),
+    );
     expect(empty).toEqual({ authority: SHOP_EMPTY });
   });
 });
@@ -267,5 +272,93 @@ describe("errors from the server", () => {
     await own.close();
     expect(await exit).toBe(ExitCode.ok);
     expect(io.err).toMatch(/^dst: the server ended the stream with status OK/);
+  });
+});
+
+describe("dst diagnose against the server", () => {
+  const diagnose = (io: CapturedIo, ...argv: string[]) =>
+    runCli(["--admin-addr", `127.0.0.1:${server.adminPort}`, "diagnose", ...argv], io);
+
+  it("shows the Service and both pods, served on the asked port", async () => {
+    const io = new CapturedIo();
+    expect(await diagnose(io, SHOP_WEB)).toBe(ExitCode.ok);
+    expect(io.out).toContain("service      shop/web\n");
+    expect(io.out).toContain("ports        80/TCP (http) → http\n");
+    expect(io.out).toContain("EndpointSlice web-abcde  IPv4  ports http=8080  serves 80 → 8080\n");
+    const rows = rowsOf(io.out.split("EndpointSlice web-abcde")[1]?.split("\n\n")[0] ?? "");
+    expect(rows.slice(1)).toEqual([
+      ["ADDRESS", "POD", "PHASE", "NODE", "OWNER", "ZONE", "HINTS", "SERVED ON 80"],
+      ...shopPods.map((pod) => [
+        pod.ip,
+        pod.name,
+        "Running",
+        "node-a",
+        "deployment/web",
+        pod.zone,
+        "-",
+        "yes",
+      ]),
+    ]);
+    expect(io.out).toContain("2 of 2 listed addresses served on port 80\n");
+  });
+
+  it("says why a not-ready endpoint and one whose pod is gone are not served", async () => {
+    await writeFile(
+      join(dir, "unready.yaml"),
+      `apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: web-zzzzz
+  namespace: shop
+  labels: { kubernetes.io/service-name: web }
+addressType: IPv4
+ports:
+  - { name: http, port: 8080 }
+endpoints:
+  - addresses: [10.244.0.13]
+    conditions: { ready: false }
+    targetRef: { kind: Pod, namespace: shop, name: ${shopPods[0].name} }
+  - addresses: [10.244.0.14]
+    conditions: { ready: true }
+    targetRef: { kind: Pod, namespace: shop, name: web-6d4cf56db6-gone0 }
+`,
+    );
+    try {
+      // The folder watch picks the file up shortly; ask until the server has it.
+      let io = new CapturedIo();
+      while (!io.out.includes("web-zzzzz")) {
+        io = new CapturedIo();
+        expect(await diagnose(io, SHOP_WEB)).toBe(ExitCode.ok);
+      }
+      expect(io.out).toMatch(/10\.244\.0\.13 +web-6d4cf56db6-aaaaa .* no: not ready\n/);
+      expect(io.out).toMatch(/10\.244\.0\.14 +web-6d4cf56db6-gone0 .* no: pod missing\n/);
+      expect(io.out).toContain("2 of 4 listed addresses served on port 80\n");
+    } finally {
+      await unlink(join(dir, "unready.yaml"));
+    }
+  });
+
+  it("-o json prints the admin endpoint's JSON", async () => {
+    const io = new CapturedIo();
+    expect(await diagnose(io, "-o", "json", SHOP_WEB)).toBe(ExitCode.ok);
+    const res = await fetch(
+      `http://127.0.0.1:${server.adminPort}/debug/endpoints?service=shop/web`,
+    );
+    expect(JSON.parse(io.out)).toEqual(await res.json());
+    expect(io.out.trimEnd()).not.toContain("\n");
+  });
+
+  it("exits 4 for an unknown Service and 3 when the admin address is unreachable", async () => {
+    const unknown = new CapturedIo();
+    expect(await diagnose(unknown, "nope.shop.svc.cluster.local:80")).toBe(ExitCode.notFound);
+    expect(unknown.err).toBe("dst: Service shop/nope not found (no Service, no EndpointSlices)\n");
+    const closed = await unusedLoopbackAddress();
+    const unreachable = new CapturedIo();
+    expect(await runCli(["diagnose", "--admin-addr", closed, SHOP_WEB], unreachable)).toBe(
+      ExitCode.unreachable,
+    );
+    expect(unreachable.err).toMatch(
+      new RegExp(`^dst: cannot reach the destination server's admin address ${closed}: `),
+    );
   });
 });

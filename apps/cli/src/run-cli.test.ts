@@ -12,6 +12,7 @@ import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { commandUsage, rootUsage } from "./args/usage.js";
 import { ExitCode } from "./exit-code.js";
+import { messageJson } from "./render/message-output.js";
 import { runCli } from "./run-cli.js";
 import { CapturedIo } from "./testing/captured-io.js";
 import {
@@ -122,7 +123,7 @@ describe("dst get", () => {
     expect(io.err).toBe("");
   });
 
-  it("--once -o json prints exactly the proto JSON of the first message", async () => {
+  it("--once -o json prints the proto JSON of the first message, addresses made readable", async () => {
     const update = addUpdate([meshedPod]);
     server.onGet = (call) => {
       call.write(update);
@@ -130,7 +131,9 @@ describe("dst get", () => {
     };
     const io = new CapturedIo();
     expect(await run(io, "get", "--once", "-o", "json", WEB)).toBe(ExitCode.ok);
-    expect(io.out).toBe(`${JSON.stringify(toJson(UpdateSchema, update))}\n`);
+    const json = toJson(UpdateSchema, update) as { add: { addrs: { addr: object }[] } };
+    for (const a of json.add.addrs) Object.assign(a.addr, { address: "10.244.0.12:8080" });
+    expect(io.out).toBe(`${JSON.stringify(json)}\n`);
   });
 
   it("-o json streams one line per message; -o yaml one document per message", async () => {
@@ -274,7 +277,10 @@ describe("dst endpoints", () => {
         .trimEnd()
         .split("\n")
         .map((line) => JSON.parse(line)),
-    ).toEqual([{ authority: WEB, update: toJson(UpdateSchema, update) }, { authority: silent }]);
+    ).toEqual([
+      { authority: WEB, update: messageJson(UpdateSchema, update) },
+      { authority: silent },
+    ]);
   });
 });
 

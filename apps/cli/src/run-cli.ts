@@ -2,6 +2,7 @@
 import { type CliCommand, parseCommandLine, UsageError } from "./args/parse-command-line.js";
 import { CliFailure } from "./cli-failure.js";
 import type { CliIo } from "./cli-io.js";
+import { runDiagnose } from "./commands/diagnose-command.js";
 import { runEndpoints } from "./commands/endpoints-command.js";
 import { runGet } from "./commands/get-command.js";
 import { runProfile } from "./commands/profile-command.js";
@@ -22,6 +23,8 @@ async function dispatch(command: CliCommand, io: CliIo): Promise<ExitCode> {
       return runProfile(command, io);
     case "endpoints":
       return runEndpoints(command, io);
+    case "diagnose":
+      return runDiagnose(command, io);
   }
 }
 

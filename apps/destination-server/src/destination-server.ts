@@ -6,6 +6,7 @@ import type { DestinationServer } from "@destination/proto";
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
+import { endpointsReport } from "./admin/endpoints-report.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
 import type { DestinationContext } from "./grpc/destination-context.js";
@@ -229,6 +230,13 @@ export async function startDestinationServer(
       streams.endAll();
       await grpc.shutdown(options.shutdownTimeoutMs);
     });
+    admin.serveEndpointsReport((id) =>
+      endpointsReport(cluster, id, {
+        enableIpv6: options.enableIpv6,
+        enableEndpointSlices: options.enableEndpointSlices,
+        subscribers: endpoints,
+      }),
+    );
     admin.markReady();
     logger.info("ready", {
       grpcPort: grpc.port,

@@ -1,6 +1,16 @@
 // Public API of @destination/server: start the destination service in-process (tests,
 // benchmarks, embedding), or parse a command line the way the binary does.
 
+export type {
+  AddressReport,
+  EndpointReport,
+  EndpointsReport,
+  NotServedReason,
+  PodReport,
+  ServiceReport,
+  SliceReport,
+  SubscribersReport,
+} from "./admin/endpoints-report.js";
 export type { CommandLine } from "./config/flag-options.js";
 export { ConfigError, parseCommandLine } from "./config/flag-options.js";
 export { FlagError } from "./config/go-flags.js";

@@ -1,8 +1,13 @@
 import { connect } from "node:net";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
-import { CacheSyncTimeoutError, createServerLogger, startDestinationServer } from "../src/index.js";
-import { get, service } from "../src/testing/index.js";
+import {
+  CacheSyncTimeoutError,
+  createServerLogger,
+  type EndpointsReport,
+  startDestinationServer,
+} from "../src/index.js";
+import { get, pod, service, slice } from "../src/testing/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
@@ -69,6 +74,60 @@ describe("admin server", () => {
     expect(after).toContain("# TYPE endpoint_updates_queue_overflow counter");
   });
 
+  it("explains one Service's endpoints at /debug/endpoints, as JSON", async () => {
+    const cluster = new MemoryCluster();
+    cluster.apply(service("ns", "web", [{ name: "http", port: 80, targetPort: 8080 }]));
+    cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["http", 8080]] }));
+    cluster.apply(pod({ namespace: "ns", name: "web-1", ip: "10.3.0.2", ports: [["http", 8080]] }));
+    cluster.apply(
+      slice(
+        "ns",
+        "web-x",
+        "web",
+        [{ name: "http", port: 8080 }],
+        [
+          { ip: "10.3.0.1", pod: "web-0" },
+          { ip: "10.3.0.2", pod: "web-1", ready: false },
+        ],
+      ),
+    );
+    const server = await startServer({ cluster });
+    const stream = get(server.client, "web.ns.svc.cluster.local:80");
+    await stream.next();
+
+    const res = await fetch(
+      `http://127.0.0.1:${server.server.adminPort}/debug/endpoints?service=ns/web`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const report = (await res.json()) as EndpointsReport;
+    expect(report.service).toMatchObject({
+      name: "web",
+      namespace: "ns",
+      ports: [{ port: 80, targetPort: 8080 }],
+    });
+    expect(report.endpointSlices[0]?.endpoints.map((e) => e.addresses[0])).toEqual([
+      expect.objectContaining({
+        address: "10.3.0.1",
+        served: true,
+        reason: null,
+        pod: expect.objectContaining({ name: "web-0" }),
+      }),
+      expect.objectContaining({ address: "10.3.0.2", served: false, reason: "not ready" }),
+    ]);
+    expect(report.subscribers).toEqual({ total: 1, ports: [{ port: 80, subscribers: 1 }] });
+    stream.cancel();
+
+    const missing = await server.admin("/debug/endpoints?service=ns/nope");
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({
+      error: "Service ns/nope not found (no Service, no EndpointSlices)",
+    });
+    const malformed = await server.admin("/debug/endpoints?service=web");
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body).error).toMatch(/^service must be NAMESPACE\/NAME/);
+  });
+
   it("is not ready, and gRPC is not listening, until the caches sync (X-1)", async () => {
     const cluster = new GatedCluster();
     const [grpcPort, adminPort] = [await freePort(), await freePort()];
@@ -86,6 +145,7 @@ describe("admin server", () => {
     }
     expect(ready).toEqual({ status: 500, body: "not ready\n" });
     expect(await adminGet(adminPort, "/ping")).toEqual({ status: 200, body: "pong\n" });
+    expect((await adminGet(adminPort, "/debug/endpoints?service=ns/web")).status).toBe(503);
     expect(await canConnect(grpcPort)).toBe(false);
     cluster.release();
     const running = await starting;

@@ -17,5 +17,9 @@ export const destinationApiFiles: readonly DescFile[] = [
   file_destination,
 ];
 
+/** The gRPC health service's schema (grpc/health/v1/health.proto as published in grpc/grpc-proto),
+ * compiled like the API so that server reflection describes it exactly as protoc would. */
+export { file_grpc_health_v1_health } from "./gen/grpc/health/v1/health_pb.js";
+
 /** Every message, enum and service of the API, e.g. for `toJson(..., { registry })`. */
 export const destinationApiRegistry: Registry = createRegistry(...destinationApiFiles);

@@ -35,7 +35,11 @@ export {
   tcpAddressToString,
 } from "./address.js";
 export { DestinationClient, type DestinationClientConstructor } from "./client.js";
-export { destinationApiFiles, destinationApiRegistry } from "./descriptors.js";
+export {
+  destinationApiFiles,
+  destinationApiRegistry,
+  file_grpc_health_v1_health,
+} from "./descriptors.js";
 export { durationFromMs, durationFromNanos, durationToMs, durationToNanos } from "./duration.js";
 export * from "./gen/destination_pb.js";
 export * from "./gen/http_types_pb.js";

@@ -3,6 +3,7 @@ import { ExitCode } from "../exit-code.js";
 import {
   type CliCommand,
   DEFAULT_ADDR,
+  DEFAULT_ADMIN_ADDR,
   DEFAULT_TIMEOUT_MS,
   parseCommandLine,
   UsageError,
@@ -154,5 +155,58 @@ describe("parseCommandLine", () => {
     expect(error.message).toBe(message);
     expect(error.usage).toBe(usage);
     expect(error.exitCode).toBe(ExitCode.usage);
+  });
+});
+
+describe("parseCommandLine: diagnose", () => {
+  it("resolves the authority to a Service and reads the admin address", () => {
+    expect(parseCommandLine(["diagnose", AUTHORITY])).toEqual({
+      kind: "diagnose",
+      service: { namespace: "emojivoto", name: "web-svc", port: 80 },
+      adminAddr: DEFAULT_ADMIN_ADDR,
+      output: "table",
+      timeoutMs: DEFAULT_TIMEOUT_MS,
+    } satisfies CliCommand);
+    expect(DEFAULT_ADMIN_ADDR).toBe("127.0.0.1:9996");
+    expect(
+      parseCommandLine([
+        "--admin-addr",
+        "[::1]:19996",
+        "diagnose",
+        "-o",
+        "json",
+        "--timeout",
+        "1s",
+        "emoji-svc.emojivoto.svc.cluster.local:8080",
+      ]),
+    ).toEqual({
+      kind: "diagnose",
+      service: { namespace: "emojivoto", name: "emoji-svc", port: 8080 },
+      adminAddr: "[::1]:19996",
+      output: "json",
+      timeoutMs: 1000,
+    });
+  });
+
+  it.each([
+    [["diagnose"], "diagnose needs exactly one AUTHORITY, got 0"],
+    [["diagnose", AUTHORITY, AUTHORITY], "diagnose needs exactly one AUTHORITY, got 2"],
+    [
+      ["diagnose", "web-svc.emojivoto:80"],
+      '"web-svc.emojivoto:80" is not <service>.<namespace>.svc.<cluster domain>[:port]',
+    ],
+    [
+      ["diagnose", "--admin-addr", "localhost", AUTHORITY],
+      '--admin-addr must be HOST:PORT, such as 127.0.0.1:9996, not "localhost"',
+    ],
+    [
+      ["diagnose", "--ns", "emojivoto", AUTHORITY],
+      "diagnose reads the server's caches, not Get: --context-token, --ns, --node and --pod do not apply",
+    ],
+  ])("refuses %j with diagnose's help", (argv, message) => {
+    const error = usageError(argv);
+    expect(error.message).toBe(message);
+    expect(error.exitCode).toBe(ExitCode.usage);
+    expect(error.usage).toBe(commandUsage.diagnose);
   });
 });

@@ -1,6 +1,8 @@
 // The command line → one `CliCommand`. Flags may appear before or after the command name.
 import { parseArgs } from "node:util";
 import { CliFailure } from "../cli-failure.js";
+import type { ServiceAuthority } from "../diagnose/service-authority.js";
+import { parseServiceAuthority } from "../diagnose/service-authority.js";
 import { ExitCode } from "../exit-code.js";
 import { buildContextToken } from "./context-token.js";
 import { parseDurationMs } from "./duration.js";
@@ -30,6 +32,15 @@ export type CliCommand =
       readonly kind: "endpoints";
       readonly authorities: readonly string[];
       readonly options: SessionOptions;
+    }
+  | {
+      readonly kind: "diagnose";
+      readonly service: ServiceAuthority;
+      /** The server's admin HTTP address, where `/debug/endpoints` is read. */
+      readonly adminAddr: string;
+      readonly output: OutputFormat;
+      /** Deadline for the admin server's answer. */
+      readonly timeoutMs: number;
     };
 
 /** A command line `dst` refuses; exits 2 with `usage` printed after the message. */
@@ -43,10 +54,12 @@ export class UsageError extends CliFailure {
 }
 
 export const DEFAULT_ADDR = "localhost:8086";
+export const DEFAULT_ADMIN_ADDR = "127.0.0.1:9996";
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 const OPTIONS = {
   addr: { type: "string" },
+  "admin-addr": { type: "string" },
   "context-token": { type: "string" },
   ns: { type: "string" },
   node: { type: "string" },
@@ -58,7 +71,12 @@ const OPTIONS = {
   version: { type: "boolean", short: "V" },
 } as const;
 
-const COMMANDS: readonly string[] = ["get", "profile", "endpoints"] satisfies CommandName[];
+const COMMANDS: readonly string[] = [
+  "get",
+  "profile",
+  "endpoints",
+  "diagnose",
+] satisfies CommandName[];
 const isCommandName = (name: string | undefined): name is CommandName =>
   name !== undefined && COMMANDS.includes(name);
 
@@ -135,6 +153,23 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     timeoutMs,
   };
 
+  if (name === "diagnose") {
+    if (values["context-token"] !== undefined || builtToken !== "") {
+      fail(
+        "diagnose reads the server's caches, not Get: --context-token, --ns, --node and --pod do not apply",
+      );
+    }
+    if (operands.length !== 1) fail(`diagnose needs exactly one AUTHORITY, got ${operands.length}`);
+    const service = parseServiceAuthority(operands[0] ?? "");
+    if (typeof service === "string") return fail(service);
+    const adminAddr = values["admin-addr"] ?? DEFAULT_ADMIN_ADDR;
+    if (!URL.canParse(`http://${adminAddr}/`) || !/:\d+$/.test(adminAddr)) {
+      fail(
+        `--admin-addr must be HOST:PORT, such as 127.0.0.1:9996, not ${JSON.stringify(adminAddr)}`,
+      );
+    }
+    return { kind: "diagnose", service, adminAddr, output: options.output, timeoutMs };
+  }
   if (name === "endpoints") {
     if (operands.length === 0) fail("endpoints needs at least one AUTHORITY");
     // --once is accepted: endpoints is always one-shot.

@@ -1,15 +1,17 @@
 // Help texts. Each command's text is printed for `dst COMMAND --help` and after a usage error.
 
-export type CommandName = "get" | "profile" | "endpoints";
+export type CommandName = "get" | "profile" | "endpoints" | "diagnose";
 
 const FLAGS = `Flags:
   --addr HOST:PORT        destination server gRPC address (default localhost:8086)
+  --admin-addr HOST:PORT  diagnose: the server's admin HTTP address (default 127.0.0.1:9996)
   --context-token TOKEN   send this context token verbatim
   --ns NAMESPACE          build the token {"ns":…,"nodeName":…,"pod":…} from these,
   --node NODE             as the proxy injector does for a pod (not with --context-token)
   --pod POD
-  -o, --output FORMAT     table (default), json (one proto-JSON message per line),
-                          yaml (one document per message)
+  -o, --output FORMAT     table (default), json (one proto-JSON message per line, each
+                          address also as "address": "ip:port"), yaml (one document per
+                          message)
   --timeout DURATION      deadline to connect and for the first message, e.g. 5s, 500ms
                           (default 5s)
   -h, --help              show this help`;
@@ -18,8 +20,8 @@ const EXIT_CODES = `Exit codes:
   0    success, including a stream the server ended with OK (a note is printed)
   1    any other gRPC error
   2    usage error
-  3    server unreachable, or connection lost
-  4    NOT_FOUND (for example an unknown Service on get)
+  3    server unreachable (for diagnose, its admin address), or connection lost
+  4    NOT_FOUND (for example an unknown Service on get or diagnose)
   5    INVALID_ARGUMENT (the server's message is printed)
   6    profile --once: no profile arrived within --timeout
   130  interrupted (Ctrl-C); the stream is cancelled`;
@@ -30,6 +32,7 @@ Usage:
   dst get AUTHORITY [flags]           endpoints of a service, live (Get)
   dst profile AUTHORITY [flags]       profile of a service or ip:port, live (GetProfile)
   dst endpoints AUTHORITY... [flags]  endpoints of several services, once
+  dst diagnose AUTHORITY [flags]      why each address of a service is or is not served
   dst help [COMMAND]                  help for a command
   dst --version
 
@@ -108,5 +111,27 @@ ${EXIT_CODES}
 Examples:
   dst endpoints web-svc.emojivoto.svc.cluster.local:80 emoji-svc.emojivoto.svc.cluster.local:8080
   dst endpoints --timeout 1s -o json voting-svc.emojivoto.svc.cluster.local:8080
+`,
+  diagnose: `dst diagnose: what the server knows about the Service behind an authority, and why
+each of its addresses is or is not handed to proxies.
+
+Usage:
+  dst diagnose AUTHORITY [--admin-addr HOST:PORT] [flags]
+
+AUTHORITY is <service>.<namespace>.svc.<cluster domain>[:port] (port 80 when omitted). dst reads
+/debug/endpoints from the server's admin address and shows the Service (type, cluster IPs,
+ports and target ports, Get subscribers), then every EndpointSlice of it: each address with its
+pod, phase, node, owner, zone and zone hints, and whether it is served on the asked port or why
+not (not ready, pod missing, externalworkload missing, no matching port, ...). Notes say how
+each subscriber's view is filtered further (zone hints, internalTrafficPolicy). With -o json or
+yaml, the endpoint's JSON is printed as it came.
+
+${FLAGS}
+
+${EXIT_CODES}
+
+Examples:
+  dst diagnose web-svc.emojivoto.svc.cluster.local:80
+  dst diagnose --admin-addr 10.0.0.5:9996 -o json emoji-svc.emojivoto.svc.cluster.local:8080
 `,
 };

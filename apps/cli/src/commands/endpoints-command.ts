@@ -1,13 +1,13 @@
 // `dst endpoints AUTHORITY...`: the first endpoint set of each authority, queried concurrently,
 // printed as one table.
-import { type JsonValue, toJson, type Update, UpdateSchema } from "@destination/proto";
+import { type JsonValue, type Update, UpdateSchema } from "@destination/proto";
 import type { SessionOptions } from "../args/parse-command-line.js";
 import type { CliIo } from "../cli-io.js";
 import { EndpointSet } from "../endpoints/endpoint-set.js";
 import { ExitCode } from "../exit-code.js";
 import { DestinationConnection, type StreamEnd } from "../grpc/destination-connection.js";
 import { type EndpointTableRow, formatEndpointTable } from "../render/endpoint-table.js";
-import { formatJsonValue } from "../render/message-output.js";
+import { formatJsonValue, messageJson } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
 import { InterruptGuard } from "./interrupt-guard.js";
 import { SERVER_CLOSED_NOTE } from "./stream-exit.js";
@@ -61,7 +61,9 @@ export async function runEndpoints(command: EndpointsCommand, io: CliIo): Promis
   } else {
     for (const { authority, update } of succeeded) {
       const value: JsonValue =
-        update === undefined ? { authority } : { authority, update: toJson(UpdateSchema, update) };
+        update === undefined
+          ? { authority }
+          : { authority, update: messageJson(UpdateSchema, update) };
       io.stdout.write(formatJsonValue(value, options.output));
     }
   }

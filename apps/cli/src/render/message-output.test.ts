@@ -1,19 +1,26 @@
-import { toJson, UpdateSchema } from "@destination/proto";
+import { UpdateSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { addUpdate, meshedPod } from "../testing/sample-messages.js";
-import { formatMessage } from "./message-output.js";
+import { formatMessage, messageJson } from "./message-output.js";
 
 describe("formatMessage", () => {
   const update = addUpdate([meshedPod]);
 
-  it("writes exactly the proto JSON on one line", () => {
+  it("writes the proto JSON on one line, with a readable address beside each numeric one", () => {
     const line = formatMessage(UpdateSchema, update, "json");
     expect(line.endsWith("\n")).toBe(true);
     expect(line.slice(0, -1)).not.toContain("\n");
-    expect(line).toBe(`${JSON.stringify(toJson(UpdateSchema, update))}\n`);
+    expect(line).toBe(`${JSON.stringify(messageJson(UpdateSchema, update))}\n`);
     expect(JSON.parse(line)).toMatchObject({
-      add: { addrs: [{ addr: { ip: { ipv4: 183762956 }, port: 8080 }, weight: 10000 }] },
+      add: {
+        addrs: [
+          {
+            addr: { ip: { ipv4: 183762956 }, port: 8080, address: "10.244.0.12:8080" },
+            weight: 10000,
+          },
+        ],
+      },
     });
   });
 
@@ -21,6 +28,9 @@ describe("formatMessage", () => {
     const text =
       formatMessage(UpdateSchema, update, "yaml") + formatMessage(UpdateSchema, update, "yaml");
     const documents = parseAllDocuments(text).map((doc) => doc.toJS());
-    expect(documents).toEqual([toJson(UpdateSchema, update), toJson(UpdateSchema, update)]);
+    expect(documents).toEqual([
+      messageJson(UpdateSchema, update),
+      messageJson(UpdateSchema, update),
+    ]);
   });
 });

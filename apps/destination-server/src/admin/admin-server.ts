@@ -2,11 +2,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { ServerLogger } from "../logging/server-logger.js";
+import { debugEndpointsReply, type EndpointsReporter } from "./debug-endpoints.js";
 
 export interface AdminServer {
   readonly port: number;
   /** Flips `/ready` to 200. */
   markReady(): void;
+  /** Enables `/debug/endpoints` (it answers 503 before: the caches are not synced). */
+  serveEndpointsReport(reporter: EndpointsReporter): void;
   close(): Promise<void>;
 }
 
@@ -18,14 +21,19 @@ export interface AdminServerOptions {
 }
 
 /**
- * The admin HTTP server (api.md §8): `/metrics`, `/ping` (and `/live`), `/ready`; 404 otherwise.
+ * The admin HTTP server: `/metrics`, `/ping` (and `/live`), `/ready`,
+ * `/debug/endpoints?service=ns/name`; 404 otherwise.
  * It listens before the caches sync so that probes and scrapes work during startup.
  */
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
   let ready = false;
+  let endpointsReporter: EndpointsReporter | undefined;
   const { registry, logger } = options;
   const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
+    const url = req.url ?? "/";
+    const queryAt = url.indexOf("?");
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const query = queryAt < 0 ? "" : url.slice(queryAt + 1);
     const reply = (code: number, body: string, type = "text/plain; charset=utf-8") => {
       res.writeHead(code, { "content-type": type, "content-length": Buffer.byteLength(body) });
       res.end(req.method === "HEAD" ? undefined : body);
@@ -48,6 +56,11 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
         if (ready) reply(200, "ok\n");
         else reply(500, "not ready\n");
         return;
+      case "/debug/endpoints": {
+        const { status, body } = debugEndpointsReply(new URLSearchParams(query), endpointsReporter);
+        reply(status, `${JSON.stringify(body, null, 2)}\n`, "application/json");
+        return;
+      }
       default:
         reply(404, "404 page not found\n");
     }
@@ -66,6 +79,9 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
     port: (server.address() as AddressInfo).port,
     markReady() {
       ready = true;
+    },
+    serveEndpointsReport(reporter) {
+      endpointsReporter = reporter;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,22 +1,36 @@
-import { create, toBinary } from "@bufbuild/protobuf";
-import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { destinationApiFiles } from "@destination/proto";
+import { toBinary } from "@bufbuild/protobuf";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { destinationApiFiles, file_grpc_health_v1_health } from "@destination/proto";
 import type * as grpc from "@grpc/grpc-js";
-import { loadFileDescriptorSetFromBuffer, loadSync } from "@grpc/proto-loader";
+import type { PackageDefinition } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
-import { protoPath as healthProtoPath } from "grpc-health-check";
+
+/** Every file the server describes, dependencies first: the Destination API and gRPC health. */
+const SERVED_FILES = [...destinationApiFiles, file_grpc_health_v1_health];
 
 /**
- * Server reflection (so `grpcurl -plaintext` works without .proto files), built from the
- * descriptors compiled into @destination/proto rather than from files on disk, plus the health
- * service's own definition.
+ * The protoc-compiled FileDescriptorProtos, encoded as they are. Going through proto-loader's
+ * `loadSync`/`loadFileDescriptorSetFromBuffer` instead rebuilds them from protobufjs objects,
+ * which turns type references relative (`net.TcpAddress`) and renames map entries, and grpcurl
+ * then refuses to describe or call anything.
+ */
+export function servedFileDescriptors(): Buffer[] {
+  return SERVED_FILES.map((f) => Buffer.from(toBinary(FileDescriptorProtoSchema, f.proto)));
+}
+
+/**
+ * Server reflection (grpc.reflection.v1 and v1alpha), so that `grpcurl -plaintext` lists,
+ * describes and calls the services without .proto files.
+ *
+ * @grpc/reflection indexes nothing but the `fileDescriptorProtos` of the package definition it
+ * is given, so one entry carrying our descriptors is the whole input it needs.
  */
 export function addReflection(server: grpc.Server): void {
-  const descriptorSet = toBinary(
-    FileDescriptorSetSchema,
-    create(FileDescriptorSetSchema, { file: destinationApiFiles.map((f) => f.proto) }),
-  );
-  const destination = loadFileDescriptorSetFromBuffer(Buffer.from(descriptorSet));
-  const health = loadSync(healthProtoPath);
-  new ReflectionService({ ...destination, ...health }).addToServer(server);
+  const descriptors = {
+    format: "Protocol Buffer 3 FileDescriptorProto",
+    type: {},
+    fileDescriptorProtos: servedFileDescriptors(),
+  };
+  const pkg = { "destination.served-files": descriptors } as unknown as PackageDefinition;
+  new ReflectionService(pkg).addToServer(server);
 }

@@ -1,0 +1,71 @@
+// Reads `/debug/endpoints` from the server's admin HTTP address, turning each way it can fail
+// into dst's exit codes.
+import { request } from "node:http";
+import { CliFailure } from "../cli-failure.js";
+import { ExitCode } from "../exit-code.js";
+import { formatDurationMs } from "../render/duration-text.js";
+import type { EndpointsReportView } from "./endpoints-report.js";
+import type { ServiceAuthority } from "./service-authority.js";
+
+/** The report's JSON as sent (for `-o json`) and as read. */
+export interface FetchedReport {
+  readonly json: unknown;
+  readonly report: EndpointsReportView;
+}
+
+/** One GET with an overall deadline. node:http rather than fetch: fetch refuses some ports. */
+function httpGet(url: string, timeoutMs: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (body += chunk));
+      res.on("end", () => {
+        clearTimeout(deadline);
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+      res.on("error", reject);
+    });
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`no answer within ${formatDurationMs(timeoutMs)}`)),
+      timeoutMs,
+    );
+    req.on("error", (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
+    req.end();
+  });
+}
+
+export async function fetchEndpointsReport(
+  adminAddr: string,
+  service: ServiceAuthority,
+  timeoutMs: number,
+): Promise<FetchedReport> {
+  const url = `http://${adminAddr}/debug/endpoints?service=${service.namespace}/${service.name}`;
+  let status: number;
+  let body: string;
+  try {
+    ({ status, body } = await httpGet(url, timeoutMs));
+  } catch (error) {
+    throw new CliFailure(
+      `cannot reach the destination server's admin address ${adminAddr}: ${error instanceof Error ? error.message : String(error)}`,
+      ExitCode.unreachable,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    // A server without the endpoint answers its plain-text 404.
+    throw new CliFailure(
+      `${adminAddr} answered ${status} without JSON: is it a destination server's admin address, and new enough to have /debug/endpoints?`,
+      ExitCode.failure,
+    );
+  }
+  if (status === 200) return { json, report: json as EndpointsReportView };
+  const message = (json as { error?: unknown }).error;
+  const text = typeof message === "string" ? message : `HTTP ${status}`;
+  throw new CliFailure(text, status === 404 ? ExitCode.notFound : ExitCode.failure);
+}
