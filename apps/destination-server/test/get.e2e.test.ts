@@ -64,6 +64,27 @@ function webCluster(): MemoryCluster {
   return cluster;
 }
 
+/** Service emoji:8080 with one endpoint hinted for zone-a and one for zone-b; no Node. */
+function zonedEmojiCluster(): MemoryCluster {
+  const cluster = new MemoryCluster();
+  cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
+  cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
+  cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
+  cluster.apply(
+    slice(
+      NS,
+      "emoji-1",
+      "emoji",
+      [{ port: 8080 }],
+      [
+        { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
+        { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
+      ],
+    ),
+  );
+  return cluster;
+}
+
 const startServer = serverPerTest();
 
 describe("Get", () => {
@@ -247,23 +268,8 @@ describe("Get", () => {
   });
 
   it("uses the caller's zone from the context token for hints and zone_locality", async () => {
-    const cluster = new MemoryCluster();
+    const cluster = zonedEmojiCluster();
     cluster.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-a" }));
-    cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
-    cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
-    cluster.apply(
-      slice(
-        NS,
-        "emoji-1",
-        "emoji",
-        [{ port: 8080 }],
-        [
-          { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
-          { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
-        ],
-      ),
-    );
     const server = await startServer({ cluster });
     const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
     const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
@@ -277,22 +283,7 @@ describe("Get", () => {
   });
 
   it("a caller's Node cached after the stream started brings its zone: hints and zone_locality follow", async () => {
-    const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
-    cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
-    cluster.apply(
-      slice(
-        NS,
-        "emoji-1",
-        "emoji",
-        [{ port: 8080 }],
-        [
-          { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
-          { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
-        ],
-      ),
-    );
+    const cluster = zonedEmojiCluster();
     const server = await startServer({ cluster });
     const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
     const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
