@@ -92,7 +92,9 @@ export class EndpointsWatcher {
         add: (pod) => this.#handle("Pod add", pod, () => this.#referenceChanged("Pod", pod)),
         update: (old, pod) =>
           this.#handle("Pod update", pod, () => {
-            if (podChangedForAddresses(old, pod)) this.#referenceChanged("Pod", pod);
+            if (this.#isRead("Pod", pod) && podChangedForAddresses(old, pod)) {
+              this.#referenceChanged("Pod", pod);
+            }
           }),
         delete: (pod) => this.#handle("Pod delete", pod, () => this.#referenceChanged("Pod", pod)),
       }),
@@ -217,11 +219,18 @@ export class EndpointsWatcher {
         this.#handle(`${kind} add`, owner, () => this.#referenceChanged(kind, owner)),
       update: (old: PartialObjectMetadata, owner: PartialObjectMetadata) =>
         this.#handle(`${kind} update`, owner, () => {
-          if (!sameJson(old.metadata.ownerReferences, owner.metadata.ownerReferences)) {
+          if (
+            this.#isRead(kind, owner) &&
+            !sameJson(old.metadata.ownerReferences, owner.metadata.ownerReferences)
+          ) {
             this.#referenceChanged(kind, owner);
           }
         }),
     };
+  }
+
+  #isRead(kind: ReferencedKind, obj: KubeObject): boolean {
+    return this.#references.isRead(kind, obj.metadata.namespace ?? "", obj.metadata.name);
   }
 
   /** Converts again every source whose last conversion read this object. */

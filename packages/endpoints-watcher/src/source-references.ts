@@ -72,6 +72,11 @@ export class SourceReferences {
     return found;
   }
 
+  /** Whether any source's last conversion read this object: a cheap test for every event. */
+  isRead(kind: ReferencedKind, namespace: string, name: string): boolean {
+    return this.#byReference.has(referenceKey(kind, namespace, name));
+  }
+
   /** Objects read by at least one source: what this index costs. */
   get referenceCount(): number {
     return this.#byReference.size;
