@@ -59,6 +59,7 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
     const manifests = deployManifests();
     expect(manifests.map((m) => m.file)).toEqual([
       "deployment.yaml",
+      "pdb.yaml",
       "rbac.yaml",
       "service.yaml",
       "serviceaccount.yaml",
@@ -81,11 +82,54 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
       "ClusterRole",
       "ClusterRoleBinding",
       "Deployment",
+      "PodDisruptionBudget",
       "Role",
       "RoleBinding",
       "Service",
       "ServiceAccount",
     ]);
+  });
+
+  it("keep the budget, the spread and the anti-affinity on the Deployment's own pods", () => {
+    // A selector that misses the pods protects nothing, and nothing reports it.
+    const deployment = find("Deployment").spec as {
+      replicas: number;
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: {
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: {
+                podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } };
+              }[];
+            };
+          };
+          topologySpreadConstraints: {
+            topologyKey: string;
+            labelSelector: { matchLabels: Record<string, string> };
+          }[];
+        };
+      };
+    };
+    const labels = deployment.template.metadata.labels;
+    const pdb = find("PodDisruptionBudget").spec as {
+      maxUnavailable: number;
+      selector: { matchLabels: Record<string, string> };
+    };
+    const selectors = [
+      pdb.selector.matchLabels,
+      ...deployment.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.map(
+        (t) => t.podAffinityTerm.labelSelector.matchLabels,
+      ),
+      ...deployment.template.spec.topologySpreadConstraints.map((c) => c.labelSelector.matchLabels),
+    ];
+    for (const selector of selectors) expect(labels).toMatchObject(selector);
+    expect(deployment.template.spec.topologySpreadConstraints.map((c) => c.topologyKey)).toEqual([
+      "kubernetes.io/hostname",
+      "topology.kubernetes.io/zone",
+    ]);
+    // A drain may take one replica; the others keep serving.
+    expect(pdb.maxUnavailable).toBeLessThan(deployment.replicas);
   });
 
   it("lets destination-server sync and serve with the ServiceAccount's read-only role", async () => {
