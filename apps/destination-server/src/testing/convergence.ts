@@ -2,7 +2,7 @@
 // The reference is computed from scratch by a second server on an in-memory copy of that state,
 // where every object is cached before anything asks for it, so event order cannot matter there.
 import { type KubeObject, MemoryCluster, RESOURCE_KINDS } from "@destination/k8s-discovery";
-import { startDestinationServer } from "../destination-server.js";
+import { type RunningDestinationServer, startDestinationServer } from "../destination-server.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
 import { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
@@ -91,6 +91,17 @@ export function describeConvergence(report: ConvergenceReport, limit = 5): strin
   ].join("; ");
 }
 
+/** How long the reference server may take to answer every stream (it answers from memory). */
+const REFERENCE_TIMEOUT_MS = 10_000;
+
+/** The sum of a counter's Get series on `server`'s registry. */
+async function getCount(server: RunningDestinationServer, name: string): Promise<number> {
+  const metric = await server.registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? [])
+    .filter((v) => v.labels.grpc_method === "Get")
+    .reduce((n, v) => n + v.value, 0);
+}
+
 /**
  * Opens the same Get streams on a reference server whose caches hold `objects` from the start,
  * and returns what each was told, in `streams` order.
@@ -115,11 +126,29 @@ async function referenceViews(
   try {
     const recorders = streams.map((s) => get(client, s.path, s.contextToken ?? ""));
     // A stream whose service has no endpoints is told nothing, so "nothing yet" and "nothing"
-    // look alike. The marker settles it: requests on one connection are handled in order and a
-    // Get answers its initial state from inside its handler, so once the marker's error status
-    // (an authority that cannot parse) arrives, every earlier stream's answer has arrived too.
-    const marker = get(client, "not a valid authority");
-    await marker.end;
+    // look alike. The server's counters settle it: a Get handler writes its initial state before
+    // it returns, so once every call has started, the messages sent are all there will be, and
+    // the streams hold their answers once as many have arrived. Arrival order across streams
+    // proves nothing: grpc-js may deliver one stream's status before another's message.
+    const deadline = Date.now() + REFERENCE_TIMEOUT_MS;
+    const waitFor = async (done: () => Promise<boolean>, what: () => string) => {
+      while (!(await done())) {
+        if (Date.now() > deadline) {
+          throw new Error(`reference server: ${what()} within ${REFERENCE_TIMEOUT_MS} ms`);
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    await waitFor(
+      async () => (await getCount(server, "grpc_server_started_total")) >= streams.length,
+      () => "not every Get started",
+    );
+    const sent = await getCount(server, "grpc_server_msg_sent_total");
+    const received = () => recorders.reduce((n, r) => n + r.received.length, 0);
+    await waitFor(
+      async () => received() >= sent,
+      () => `${received()} of ${sent} messages arrived`,
+    );
     return recorders.map((recorder) => {
       const view = new EndpointView();
       for (const message of recorder.received) view.apply(message);
