@@ -55,12 +55,17 @@ async function observed(paths: string[]): Promise<ObservedStream[]> {
   const cart = get(client, CART);
   await cart.next();
   const empty = get(client, EMPTY);
-  const views = { [CART]: cart, [EMPTY]: empty };
-  return paths.map((path) => {
+  const views = new Map([
+    [CART, cart],
+    [EMPTY, empty],
+  ]);
+  const out = paths.map((path) => {
     const view = new EndpointView();
-    for (const message of views[path]?.received ?? []) view.apply(message);
+    for (const message of views.get(path)?.received ?? []) view.apply(message);
     return { path, view };
   });
+  client.close();
+  return out;
 }
 
 describe("checkConvergence", () => {
