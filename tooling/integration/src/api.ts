@@ -43,6 +43,12 @@ const OTHER_TYPES: Record<string, ApiType> = {
   Namespace: { group: "", version: "v1", plural: "namespaces", namespaced: false },
   ServiceAccount: { group: "", version: "v1", plural: "serviceaccounts", namespaced: true },
   Deployment: { group: "apps", version: "v1", plural: "deployments", namespaced: true },
+  PodDisruptionBudget: {
+    group: "policy",
+    version: "v1",
+    plural: "poddisruptionbudgets",
+    namespaced: true,
+  },
   ClusterRole: {
     group: "rbac.authorization.k8s.io",
     version: "v1",
@@ -305,18 +311,25 @@ export class ApiWriter {
     this.#namespaces.add(name);
   }
 
-  /** Server-side apply with `?dryRun=All`: validated and admitted, never stored. */
+  /**
+   * Server-side apply with `?dryRun=All`: validated and admitted, never stored. Unknown or
+   * duplicate fields fail it, as they fail `kubectl apply --dry-run=server`.
+   */
   async dryRunApply(obj: KubeObject): Promise<KubeResponse<KubeObject>> {
     const ns = apiType(obj.kind).namespaced ? (obj.metadata.namespace ?? "default") : undefined;
-    return this.#ssa(objectPath(obj.kind, ns, obj.metadata.name), obj, "&dryRun=All");
+    return this.#ssa(
+      objectPath(obj.kind, ns, obj.metadata.name),
+      obj,
+      "&dryRun=All&fieldValidation=Strict",
+    );
   }
 
-  /** Create with `?dryRun=All`. */
+  /** Create with `?dryRun=All`, strict about fields as `dryRunApply`. */
   async dryRunCreate(obj: KubeObject): Promise<KubeResponse<KubeObject>> {
     const ns = apiType(obj.kind).namespaced ? (obj.metadata.namespace ?? "default") : undefined;
     return this.#env.request<KubeObject>(
       "POST",
-      `${collectionPath(obj.kind, ns)}?dryRun=All&fieldManager=${FIELD_MANAGER}`,
+      `${collectionPath(obj.kind, ns)}?dryRun=All&fieldValidation=Strict&fieldManager=${FIELD_MANAGER}`,
       JSON.stringify(obj),
     );
   }

@@ -9,6 +9,7 @@ import {
   clusterBasics,
   connect,
   get,
+  getProfile,
   ipv4,
   namespace,
   pod,
@@ -59,6 +60,7 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
     const manifests = deployManifests();
     expect(manifests.map((m) => m.file)).toEqual([
       "deployment.yaml",
+      "pdb.yaml",
       "rbac.yaml",
       "service.yaml",
       "serviceaccount.yaml",
@@ -81,11 +83,54 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
       "ClusterRole",
       "ClusterRoleBinding",
       "Deployment",
+      "PodDisruptionBudget",
       "Role",
       "RoleBinding",
       "Service",
       "ServiceAccount",
     ]);
+  });
+
+  it("keep the budget, the spread and the anti-affinity on the Deployment's own pods", () => {
+    // A selector that misses the pods protects nothing, and nothing reports it.
+    const deployment = find("Deployment").spec as {
+      replicas: number;
+      template: {
+        metadata: { labels: Record<string, string> };
+        spec: {
+          affinity: {
+            podAntiAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: {
+                podAffinityTerm: { labelSelector: { matchLabels: Record<string, string> } };
+              }[];
+            };
+          };
+          topologySpreadConstraints: {
+            topologyKey: string;
+            labelSelector: { matchLabels: Record<string, string> };
+          }[];
+        };
+      };
+    };
+    const labels = deployment.template.metadata.labels;
+    const pdb = find("PodDisruptionBudget").spec as {
+      maxUnavailable: number;
+      selector: { matchLabels: Record<string, string> };
+    };
+    const selectors = [
+      pdb.selector.matchLabels,
+      ...deployment.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution.map(
+        (t) => t.podAffinityTerm.labelSelector.matchLabels,
+      ),
+      ...deployment.template.spec.topologySpreadConstraints.map((c) => c.labelSelector.matchLabels),
+    ];
+    for (const selector of selectors) expect(labels).toMatchObject(selector);
+    expect(deployment.template.spec.topologySpreadConstraints.map((c) => c.topologyKey)).toEqual([
+      "kubernetes.io/hostname",
+      "topology.kubernetes.io/zone",
+    ]);
+    // A drain may take one replica; the others keep serving.
+    expect(pdb.maxUnavailable).toBeLessThan(deployment.replicas);
   });
 
   it("lets destination-server sync and serve with the ServiceAccount's read-only role", async () => {
@@ -129,6 +174,14 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
         [{ port: 8080 }],
         [{ ip: "10.244.3.1", pod: "cart-6d8f-x1" }],
       ),
+      // Its ReplicaSet is in no cache (it does not exist): GetProfile reads it from the API.
+      pod({
+        namespace: "shop",
+        name: "cart-0a1b-y1",
+        ip: "10.244.3.2",
+        ports: [["http", 8080]],
+        replicaSet: "cart-0a1b",
+      }),
     );
 
     // The deployment's own flags, on loopback ports.
@@ -177,6 +230,9 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
         },
       });
       stream.cancel();
+      const profile = getProfile(client, "10.244.3.2:8080");
+      expect(await profile.next()).toMatchObject({ endpoint: { addr: { port: 8080 } } });
+      profile.cancel();
     } finally {
       client.close();
     }
@@ -197,7 +253,16 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
     for (const verb of verbs) {
       expect(["get", "list", "watch", "create selfsubjectaccessreviews"]).toContain(verb);
     }
-    const refused = events.filter((e) => (e.responseStatus?.code ?? 200) >= 400);
+    // The one direct read: the missing ReplicaSet, allowed and not found.
+    const ownerReads = events.filter(
+      (e) => e.verb === "get" && e.objectRef?.resource === "replicasets",
+    );
+    expect(ownerReads.map((e) => `${e.objectRef?.name} ${e.responseStatus?.code}`)).toContain(
+      "cart-0a1b 404",
+    );
+    const refused = events.filter(
+      (e) => (e.responseStatus?.code ?? 200) >= 400 && !ownerReads.includes(e),
+    );
     expect(refused.map((e) => `${e.verb} ${e.requestURI} ${e.responseStatus?.code}`)).toEqual([]);
     const listed = new Set(
       events.filter((e) => e.verb === "list").map((e) => e.objectRef?.resource),

@@ -8,8 +8,7 @@ import {
   RESOURCE_KINDS,
   type ResourceKind,
 } from "@destination/k8s-discovery";
-import type { Registry } from "prom-client";
-import { startDestinationServer } from "../destination-server.js";
+import { type RunningDestinationServer, startDestinationServer } from "../destination-server.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
 import { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
@@ -117,6 +116,17 @@ export function describeConvergence(report: ConvergenceReport, limit = 5): strin
   ].join("; ");
 }
 
+/** How long the reference server may take to answer every stream (it answers from memory). */
+const REFERENCE_TIMEOUT_MS = 10_000;
+
+/** The sum of a counter's Get series on `server`'s registry. */
+async function getCount(server: RunningDestinationServer, name: string): Promise<number> {
+  const metric = await server.registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? [])
+    .filter((v) => v.labels.grpc_method === "Get")
+    .reduce((n, v) => n + v.value, 0);
+}
+
 /**
  * Opens the same Get streams on a reference server whose caches hold `objects` from the start,
  * and returns what each was told, in `streams` order.
@@ -130,7 +140,6 @@ async function referenceViews(
   for (const obj of objects) {
     if (obj.kind !== undefined && Object.hasOwn(RESOURCE_KINDS, obj.kind)) cluster.apply(obj);
   }
-  for (const obj of markerObjects()) cluster.apply(obj);
   const server = await startDestinationServer({
     ...options,
     cluster,
@@ -142,21 +151,29 @@ async function referenceViews(
   try {
     const recorders = streams.map((s) => get(client, s.path, s.contextToken ?? ""));
     // A stream whose service has no endpoints is told nothing, so "nothing yet" and "nothing"
-    // look alike. Requests on one connection reach their handlers in order, and a Get writes its
-    // initial state from inside its handler: once the marker stream (opened last) has its first
-    // message, every handler has run and written what it will. Written messages can still be
-    // in flight (flow control interleaves streams), so then wait until the client has received
-    // as many messages as the server counts as sent.
-    const marker = get(client, `${MARKER_SERVICE}.${MARKER_NAMESPACE}.svc.cluster.local:80`);
-    await marker.next();
-    const sent = await messagesSent(server.registry);
-    const deadline = Date.now() + 30_000;
-    while (recorders.reduce((n, r) => n + r.received.length, 1) < sent) {
-      if (Date.now() > deadline)
-        throw new Error("convergence check: reference answers did not arrive");
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    marker.cancel();
+    // look alike. The server's counters settle it: a Get handler writes its initial state before
+    // it returns, so once every call has started, the messages sent are all there will be, and
+    // the streams hold their answers once as many have arrived. Arrival order across streams
+    // proves nothing: grpc-js may deliver one stream's status before another's message.
+    const deadline = Date.now() + REFERENCE_TIMEOUT_MS;
+    const waitFor = async (done: () => Promise<boolean>, what: () => string) => {
+      while (!(await done())) {
+        if (Date.now() > deadline) {
+          throw new Error(`reference server: ${what()} within ${REFERENCE_TIMEOUT_MS} ms`);
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    await waitFor(
+      async () => (await getCount(server, "grpc_server_started_total")) >= streams.length,
+      () => "not every Get started",
+    );
+    const sent = await getCount(server, "grpc_server_msg_sent_total");
+    const received = () => recorders.reduce((n, r) => n + r.received.length, 0);
+    await waitFor(
+      async () => received() >= sent,
+      () => `${received()} of ${sent} messages arrived`,
+    );
     return recorders.map((recorder) => {
       const view = new EndpointView();
       for (const message of recorder.received) view.apply(message);
@@ -167,36 +184,4 @@ async function referenceViews(
     client.close();
     await server.close();
   }
-}
-
-/** Get messages the server wrote to its streams so far (its `grpc_server_msg_sent_total`). */
-async function messagesSent(registry: Registry): Promise<number> {
-  const metric = registry.getSingleMetric("grpc_server_msg_sent_total");
-  if (metric === undefined) throw new Error("convergence check: no grpc_server_msg_sent_total");
-  const { values } = await metric.get();
-  return values.filter((v) => v.labels.grpc_method === "Get").reduce((sum, v) => sum + v.value, 0);
-}
-
-const MARKER_NAMESPACE = "destination-convergence-check";
-const MARKER_SERVICE = "marker";
-
-/** A Service with one endpoint and no pod, served only by the reference server. */
-function markerObjects(): KubeObject[] {
-  const metadata = { name: MARKER_SERVICE, namespace: MARKER_NAMESPACE };
-  return [
-    {
-      apiVersion: "v1",
-      kind: "Service",
-      metadata,
-      spec: { type: "ClusterIP", ports: [{ name: "http", port: 80, targetPort: 80 }] },
-    } as KubeObject,
-    {
-      apiVersion: "discovery.k8s.io/v1",
-      kind: "EndpointSlice",
-      metadata: { ...metadata, labels: { "kubernetes.io/service-name": MARKER_SERVICE } },
-      addressType: "IPv4",
-      ports: [{ name: "http", port: 80 }],
-      endpoints: [{ addresses: ["127.0.0.1"], conditions: { ready: true } }],
-    } as KubeObject,
-  ];
 }

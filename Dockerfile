@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# The destination-server image that deploy/deployment.yaml runs:
+#
+#   docker build -t destination-server:0.1.0 .
+#
+# The build stage installs the whole workspace and builds the server with the workspace packages
+# it depends on. `pnpm deploy` then copies the server, those packages' built files and the
+# production dependencies into /out, so the runtime stage holds no sources, no dev tools and no
+# pnpm. See deploy/README.md.
+
+FROM node:20-bookworm AS build
+RUN npm i -g pnpm@12.4.2
+ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+WORKDIR /src
+# Downloads depend on the lockfile alone, so this layer is reused while only sources change.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --frozen-lockfile --offline
+RUN pnpm turbo run build --filter=@destination/server... --output-logs=errors-only
+RUN pnpm deploy --filter=@destination/server --prod /out
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+COPY --from=build /out /app
+# Numeric, so Kubernetes can check runAsNonRoot; the same uid as deploy/deployment.yaml. The files
+# stay root-owned: the server only reads them.
+USER 2103:2103
+EXPOSE 8086 9996
+ENTRYPOINT ["node", "/app/bin/destination-server.js"]
