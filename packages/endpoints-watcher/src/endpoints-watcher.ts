@@ -22,7 +22,12 @@ import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";
 import { ServicePublisher } from "./service-publisher.js";
 import { sliceServiceName } from "./slice-service.js";
-import { type AddressSource, type ReferencedKind, SourceReferences } from "./source-references.js";
+import {
+  type AddressSource,
+  type ReferencedKind,
+  SourceReferences,
+  sourceOf,
+} from "./source-references.js";
 import { TaskQueue } from "./task-queue.js";
 import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
@@ -138,7 +143,7 @@ export class EndpointsWatcher {
             this.#handle("Endpoints update", eps, () => this.#endpointsChanged(eps)),
           delete: (eps) =>
             this.#handle("Endpoints delete", eps, () => {
-              this.#references.forget(endpointsSource(eps));
+              this.#references.forget(sourceOf("Endpoints", eps));
               this.#publisherOf(eps)?.endpointsDeleted();
             }),
         }),
@@ -287,7 +292,7 @@ export class EndpointsWatcher {
   }
 
   #endpointsChanged(endpoints: Endpoints): void {
-    this.#references.forget(endpointsSource(endpoints));
+    this.#references.forget(sourceOf("Endpoints", endpoints));
     this.#publisherFor(objectServiceId(endpoints)).endpointsChanged(endpoints);
   }
 
@@ -302,7 +307,7 @@ export class EndpointsWatcher {
   }
 
   #sliceAdded(slice: EndpointSlice): void {
-    this.#references.forget(sliceSource(slice));
+    this.#references.forget(sourceOf("EndpointSlice", slice));
     const service = this.#sliceService(slice);
     this.#sliceRecency.set(keyOf(slice), ++this.#lastSliceChange);
     if (service === undefined) return;
@@ -315,7 +320,7 @@ export class EndpointsWatcher {
    */
   #sliceUpdated(oldSlice: EndpointSlice, slice: EndpointSlice): void {
     const key = keyOf(slice);
-    this.#references.forget(sliceSource(slice));
+    this.#references.forget(sourceOf("EndpointSlice", slice));
     if (hasChanged(oldSlice, slice)) this.#sliceRecency.set(key, ++this.#lastSliceChange);
     const previous = sliceServiceName(oldSlice);
     const service = this.#sliceService(slice);
@@ -331,7 +336,7 @@ export class EndpointsWatcher {
   /** E-20: the slice takes away what it had contributed, recorded per slice. */
   #sliceDeleted(slice: EndpointSlice): void {
     const key = keyOf(slice);
-    this.#references.forget(sliceSource(slice));
+    this.#references.forget(sourceOf("EndpointSlice", slice));
     this.#sliceRecency.delete(key);
     const service = this.#sliceService(slice);
     if (service === undefined) return;
@@ -349,22 +354,6 @@ export class EndpointsWatcher {
     }
     return { namespace: slice.metadata.namespace ?? "", name };
   }
-}
-
-function sliceSource(slice: EndpointSlice): AddressSource {
-  return {
-    kind: "EndpointSlice",
-    namespace: slice.metadata.namespace ?? "",
-    name: slice.metadata.name,
-  };
-}
-
-function endpointsSource(endpoints: Endpoints): AddressSource {
-  return {
-    kind: "Endpoints",
-    namespace: endpoints.metadata.namespace ?? "",
-    name: endpoints.metadata.name,
-  };
 }
 
 /**

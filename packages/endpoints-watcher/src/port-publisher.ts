@@ -19,7 +19,7 @@ import { nodeZoneOf } from "./node-zone.js";
 import type { ServiceId } from "./service-id.js";
 import { addressSetLabels } from "./set-labels.js";
 import { sliceAddresses } from "./slice-addresses.js";
-import type { SourceReferences } from "./source-references.js";
+import { type SourceReferences, sourceOf } from "./source-references.js";
 import { serviceTargetPort, type TargetPort } from "./target-port.js";
 import type { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
@@ -141,11 +141,7 @@ export class PortPublisher {
         this.#targetPort,
         this.#srcPort,
         this.#ctx,
-        this.#ctx.references.recorder({
-          kind: "Endpoints",
-          namespace: endpoints.metadata.namespace ?? "",
-          name: endpoints.metadata.name,
-        }),
+        this.#ctx.references.recorder(sourceOf("Endpoints", endpoints)),
       );
     } catch (err) {
       // a malformed object is logged and changes nothing.
@@ -286,11 +282,7 @@ export class PortPublisher {
         this.#targetPort,
         this.#srcPort,
         this.#ctx,
-        this.#ctx.references.recorder({
-          kind: "EndpointSlice",
-          namespace: slice.metadata.namespace ?? "",
-          name: slice.metadata.name,
-        }),
+        this.#ctx.references.recorder(sourceOf("EndpointSlice", slice)),
       );
       this.#sources.set(key, entries, this.#ctx.sliceRecency(key));
       return true;

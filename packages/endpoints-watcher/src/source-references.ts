@@ -1,4 +1,4 @@
-import { objectKey, type Pod } from "@destination/k8s-discovery";
+import { type KubeObject, objectKey, type Pod } from "@destination/k8s-discovery";
 
 /** Kinds an address is built from besides the slice or Endpoints object that lists it. */
 export type ReferencedKind = "Pod" | "ExternalWorkload" | "ReplicaSet" | "Job";
@@ -8,6 +8,11 @@ export interface AddressSource {
   readonly kind: "EndpointSlice" | "Endpoints";
   readonly namespace: string;
   readonly name: string;
+}
+
+/** The source a slice or Endpoints object is. */
+export function sourceOf(kind: AddressSource["kind"], obj: KubeObject): AddressSource {
+  return { kind, namespace: obj.metadata.namespace ?? "", name: obj.metadata.name };
 }
 
 /** Records, for one source being converted, an object its addresses depend on. */
