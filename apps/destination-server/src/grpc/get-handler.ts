@@ -1,8 +1,8 @@
 import { InvalidServiceError } from "@destination/k8s-discovery";
+import { isFederated } from "@destination/multicluster";
 import type { GetCall, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status } from "@grpc/grpc-js";
-import { isFederated } from "../multicluster/federation.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
