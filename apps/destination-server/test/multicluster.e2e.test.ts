@@ -187,6 +187,67 @@ describe("Get: remote discovery (api.md §3.8)", () => {
   });
 });
 
+describe("Get: remote cluster lifecycles", () => {
+  const path = "web-remote.emojivoto.svc.cluster.local:80";
+  const served = {
+    metricLabels: { namespace: "emojivoto", service: "web-svc" },
+  };
+
+  it("a stream on a cluster that is unlinked ends with OK after what it was sent", async () => {
+    const local = localCluster();
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    const stream = get(server.client, path);
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
+
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
+    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(stream.unread).toBe(0);
+    // The proxy resolves again and hears that the cluster is gone.
+    expect(await get(server.client, path).end).toEqual({
+      code: status.NOT_FOUND,
+      details: "Remote cluster not found: east",
+    });
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { cluster: "east", namespace: NS, service: "web-svc", port: "80" },
+      undefined,
+    );
+  });
+
+  it("a stream on a relinked cluster ends with OK; the next one is served by the new cluster", async () => {
+    const local = localCluster();
+    const { made, factory } = recordingFactory();
+    const server = await startServer({ cluster: local, remoteClusterFactory: factory });
+    const first = get(server.client, path);
+    expect(await first.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
+
+    local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
+    expect(await first.end).toEqual({ code: status.OK, details: "OK" });
+    expect(first.unread).toBe(0);
+    const second = get(server.client, path);
+    expect(await second.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...served } });
+
+    // The replaced Secret goes: the new one still links east, so the stream stays. The third
+    // stream's first message comes after anything the server did on the deletion.
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
+    const third = get(server.client, path);
+    expect(await third.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...served } });
+    expect(second.ended).toBeUndefined();
+    expect(made.map((m) => [m.kubeconfig, m.stopped])).toEqual([
+      ["east 10.2.0.1", true],
+      ["east 10.2.0.2", false],
+    ]);
+
+    local.delete("Secret", "linkerd", "east-rotated");
+    expect(await second.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await third.end).toEqual({ code: status.OK, details: "OK" });
+    expect([second.unread, third.unread]).toEqual([0, 0]);
+  });
+});
+
 describe("cluster store (watchers.md C-1..C-5)", () => {
   it("adds a linked cluster, replaces it and stops the old one, and drops it on delete", async () => {
     const { made, factory } = recordingFactory();
