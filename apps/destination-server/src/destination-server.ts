@@ -1,5 +1,10 @@
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import { registerCacheSizeMetrics, secretSourceOf } from "@destination/k8s-discovery";
+import {
+  ClusterStore,
+  FederatedServices,
+  kubeRemoteClusterFactory,
+} from "@destination/multicluster";
 import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import type { DestinationServer } from "@destination/proto";
@@ -18,9 +23,6 @@ import { createServerLogger } from "./logging/server-logger.js";
 import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics } from "./metrics/queue-overflow-metrics.js";
-import { ClusterStore } from "./multicluster/cluster-store.js";
-import { FederatedServices } from "./multicluster/federated-services.js";
-import { kubeRemoteClusterFactory } from "./multicluster/remote-cluster-factory.js";
 import { RemoteTranslations } from "./multicluster/remote-translations.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 import { OpenStreams } from "./streams/stream-session.js";
@@ -123,12 +125,13 @@ export async function startDestinationServer(
         kubeRemoteClusterFactory({
           enableEndpointSlices: options.enableEndpointSlices,
           metrics,
-          logger,
+          logger: (name) => logger.child({ component: "k8s", cluster: name }),
         }),
       enableEndpointSlices: options.enableEndpointSlices,
       enableIPv6: options.enableIpv6,
       syncTimeoutMs: options.cacheSyncTimeoutMs,
       logger: logger.child({ component: "cluster-store" }),
+      clusterLogger: (name) => logger.child({ component: "cluster-store", cluster: name }),
       metrics,
     });
     cleanups.push(() => clusterStore.stop());
@@ -157,7 +160,11 @@ export async function startDestinationServer(
       logger: logger.child({ component: "opaque-ports-watcher" }),
       metrics,
     });
-    const federated = new FederatedServices(cluster, logger.child({ component: "federation" }));
+    const federated = new FederatedServices(
+      cluster,
+      clusterStore,
+      logger.child({ component: "federation" }),
+    );
     const nodeZones = new NodeZones(cluster);
     cleanups.push(() => {
       nodeZones.stop();

@@ -1,6 +1,7 @@
 // Public API of @destination/server: start the destination service in-process (tests,
 // benchmarks, embedding), or parse a command line the way the binary does.
 
+export type { RemoteClusterFactory } from "@destination/multicluster";
 export type {
   AddressReport,
   EndpointReport,
@@ -24,6 +25,5 @@ export type {
   ServerLoggerOptions,
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
-export type { RemoteClusterFactory } from "./multicluster/cluster-store.js";
 export type { DestinationServerOptions } from "./server-options.js";
 export { VERSION } from "./version.js";

@@ -1,7 +1,7 @@
 import type { Cluster } from "@destination/k8s-discovery";
+import type { RemoteClusterFactory } from "@destination/multicluster";
 import type { Http2ClientParams } from "@destination/proto";
 import type { ServerLogger } from "./logging/server-logger.js";
-import type { RemoteClusterFactory } from "./multicluster/cluster-store.js";
 
 /** Everything `startDestinationServer` takes; the CLI builds it from flags (api.md §7). */
 export interface DestinationServerOptions {

@@ -187,8 +187,69 @@ describe("Get: remote discovery (api.md §3.8)", () => {
   });
 });
 
+describe("Get: remote cluster lifecycles", () => {
+  const path = "web-remote.emojivoto.svc.cluster.local:80";
+  const served = {
+    metricLabels: { namespace: "emojivoto", service: "web-svc" },
+  };
+
+  it("a stream on a cluster that is unlinked ends with OK after what it was sent", async () => {
+    const local = localCluster();
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    const stream = get(server.client, path);
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
+
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
+    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(stream.unread).toBe(0);
+    // The proxy resolves again and hears that the cluster is gone.
+    expect(await get(server.client, path).end).toEqual({
+      code: status.NOT_FOUND,
+      details: "Remote cluster not found: east",
+    });
+    await server.waitForMetric(
+      "endpoints_subscribers",
+      { cluster: "east", namespace: NS, service: "web-svc", port: "80" },
+      undefined,
+    );
+  });
+
+  it("a stream on a relinked cluster ends with OK; the next one is served by the new cluster", async () => {
+    const local = localCluster();
+    const { made, factory } = recordingFactory();
+    const server = await startServer({ cluster: local, remoteClusterFactory: factory });
+    const first = get(server.client, path);
+    expect(await first.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
+
+    local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
+    expect(await first.end).toEqual({ code: status.OK, details: "OK" });
+    expect(first.unread).toBe(0);
+    const second = get(server.client, path);
+    expect(await second.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...served } });
+
+    // The replaced Secret goes: the new one still links east, so the stream stays. The third
+    // stream's first message comes after anything the server did on the deletion.
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
+    const third = get(server.client, path);
+    expect(await third.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...served } });
+    expect(second.ended).toBeUndefined();
+    expect(made.map((m) => [m.kubeconfig, m.stopped])).toEqual([
+      ["east 10.2.0.1", true],
+      ["east 10.2.0.2", false],
+    ]);
+
+    local.delete("Secret", "linkerd", "east-rotated");
+    expect(await second.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await third.end).toEqual({ code: status.OK, details: "OK" });
+    expect([second.unread, third.unread]).toEqual([0, 0]);
+  });
+});
+
 describe("cluster store (watchers.md C-1..C-5)", () => {
-  it("adds a linked cluster, replaces it after stopping the old one, and drops it on delete", async () => {
+  it("adds a linked cluster, replaces it and stops the old one, and drops it on delete", async () => {
     const { made, factory } = recordingFactory();
     const local = localCluster();
     local.apply({
@@ -200,7 +261,7 @@ describe("cluster store (watchers.md C-1..C-5)", () => {
     expect(await server.metric("cluster_store_size")).toBe(1);
     expect(made.map((m) => m.kubeconfig)).toEqual(["east 10.2.0.1"]);
 
-    // C-4 fix: a second Secret for the same cluster stops the old entry, then replaces it.
+    // A second Secret for the same cluster replaces the entry; the old one is stopped.
     local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
     expect(made.map((m) => [m.kubeconfig, m.stopped])).toEqual([
       ["east 10.2.0.1", true],
@@ -284,6 +345,81 @@ describe("Get: federated services (api.md §3.9)", () => {
     );
 
     // Both annotations gone: the stream ends with OK and the proxy reconnects.
+    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(stream.unread).toBe(0);
+  });
+
+  it("a member cluster linked later adds its endpoints, and an unlinked one removes them", async () => {
+    const local = localCluster();
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    local.apply(
+      federated({
+        "multicluster.linkerd.io/remote-discovery": "web-svc@east,web-svc@west",
+        "multicluster.linkerd.io/local-discovery": "web-local",
+      }),
+    );
+    const stream = get(server.client, "web-fed.emojivoto.svc.cluster.local:80");
+    const webSvc = { metricLabels: { namespace: "emojivoto", service: "web-svc" } };
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...webSvc } });
+    expect(await stream.next()).toEqual({
+      add: { addrs: [localAddr], metricLabels: { namespace: "emojivoto", service: "web-local" } },
+    });
+
+    // west is linked after the stream started: its endpoints join the open stream.
+    local.apply(linkSecret("west", "west 10.3.0.1"));
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.3.0.1")], ...webSvc } });
+
+    // Unlinked, each cluster withdraws what it sent; the local member stays.
+    local.delete("Secret", "linkerd", "cluster-credentials-west");
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.3.0.1") }, port: 8080 }] },
+    });
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.2.0.1") }, port: 8080 }] },
+    });
+
+    // Linked again: back in the same stream.
+    local.apply(linkSecret("east", "east 10.2.0.3"));
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.3")], ...webSvc } });
+
+    // The local member leaves too; the remote ones stay.
+    local.apply(
+      federated({ "multicluster.linkerd.io/remote-discovery": "web-svc@east,web-svc@west" }),
+    );
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.1.0.1") }, port: 8080 }] },
+    });
+    expect(stream.ended).toBeUndefined();
+
+    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(stream.unread).toBe(0);
+  });
+
+  it("a relinked member cluster removes the old cluster's endpoints, then adds the new one's", async () => {
+    const local = localCluster();
+    const server = await startServer({
+      cluster: local,
+      remoteClusterFactory: recordingFactory().factory,
+    });
+    local.apply(federated({ "multicluster.linkerd.io/remote-discovery": "web-svc@east" }));
+    const stream = get(server.client, "web-fed.emojivoto.svc.cluster.local:80");
+    const webSvc = { metricLabels: { namespace: "emojivoto", service: "web-svc" } };
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...webSvc } });
+
+    local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
+    expect(await stream.next()).toEqual({
+      remove: { addrs: [{ ip: { ipv4: ipv4("10.2.0.1") }, port: 8080 }] },
+    });
+    expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...webSvc } });
+
+    // The replaced Secret goes: nothing changes for the stream.
+    local.delete("Secret", "linkerd", "cluster-credentials-east");
     local.apply(service(NS, "web-fed", [{ port: 80 }]));
     expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
     expect(stream.unread).toBe(0);

@@ -1,13 +1,12 @@
 import type { EndpointsWatcher } from "@destination/endpoints-watcher";
 import type { Cluster } from "@destination/k8s-discovery";
+import type { ClusterStore, FederatedServices } from "@destination/multicluster";
 import type { WorkloadWatcher } from "@destination/pod-watcher";
 import type { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import type { EndpointTranslation, EndpointTranslatorConfig } from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
-import type { ClusterStore } from "../multicluster/cluster-store.js";
-import type { FederatedServices } from "../multicluster/federated-services.js";
 import type { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { OpenStreams } from "../streams/stream-session.js";
 import type { NodeZones } from "./node-zones.js";

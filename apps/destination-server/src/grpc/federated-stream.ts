@@ -1,9 +1,13 @@
 import { InvalidServiceError } from "@destination/k8s-discovery";
+import type {
+  FederatedMembers,
+  FederationListener,
+  LinkedMember,
+  RemoteCluster,
+} from "@destination/multicluster";
 import type { Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
-import type { FederationListener } from "../multicluster/federated-services.js";
-import type { Federation, RemoteMember } from "../multicluster/federation.js";
 import type { GetRoute } from "../request/request-routes.js";
 import type { StreamSession } from "../streams/stream-session.js";
 import type { DestinationContext } from "./destination-context.js";
@@ -12,10 +16,18 @@ import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpo
 /**
  * One federated Get stream (api.md §3.9, §6): a source per remote member plus the local one,
  * each with its own queue capacity and diff state, all writing through the stream's one queue.
- * Member changes add sources, or remove them with a `remove` of what they had sent.
+ * Member changes add sources, or remove them with a `remove` of what they had sent. A member
+ * whose cluster is linked later joins then; one whose cluster is unlinked leaves (a `remove`);
+ * one whose cluster is relinked leaves and joins again on the new cluster, in that order, since
+ * both clusters may serve the same addresses and the later `remove` would take them away.
  */
 export class FederatedStream implements FederationListener {
-  readonly #sources = new Map<string, EndpointSource>();
+  readonly #sources = new Map<
+    string,
+    { readonly source: EndpointSource; readonly cluster: RemoteCluster | undefined }
+  >();
+  /** Members waiting for their cluster, so that each is logged once until it joins. */
+  readonly #waiting = new Set<string>();
   #closed = false;
 
   constructor(
@@ -27,26 +39,41 @@ export class FederatedStream implements FederationListener {
     private readonly logger: ServerLogger,
   ) {}
 
-  changed(federation: Federation): void {
+  changed(members: FederatedMembers): void {
     if (this.#closed) return;
-    const wanted = new Map<string, () => EndpointSource | undefined>();
-    for (const member of federation.remotes) {
-      wanted.set(`remote ${member.service}@${member.cluster}`, () => this.#remoteSource(member));
+    const wanted = new Map<
+      string,
+      { readonly cluster: RemoteCluster | undefined; readonly create: () => EndpointSource }
+    >();
+    for (const member of members.linked) {
+      wanted.set(`remote ${member.service}@${member.cluster.name}`, {
+        cluster: member.cluster,
+        create: () => this.#remoteSource(member),
+      });
     }
-    const local = federation.local;
-    if (local !== undefined) wanted.set(`local ${local}`, () => this.#localSource(local));
-    for (const [id, source] of [...this.#sources]) {
-      if (wanted.has(id)) continue;
+    const local = members.local;
+    if (local !== undefined) {
+      wanted.set(`local ${local}`, { cluster: undefined, create: () => this.#localSource(local) });
+    }
+    for (const [id, held] of [...this.#sources]) {
+      const want = wanted.get(id);
+      if (want !== undefined && want.cluster === held.cluster) continue;
       this.#sources.delete(id);
-      unsubscribeSource(source, true);
+      unsubscribeSource(held.source, true);
     }
-    for (const [id, create] of wanted) {
+    const waiting = new Set(members.unlinked.map((m) => `${m.service}@${m.cluster}`));
+    for (const member of waiting) {
+      if (this.#waiting.has(member)) continue;
+      this.logger.warn(`remote cluster of ${member} not linked; it joins when it is`, { member });
+    }
+    this.#waiting.clear();
+    for (const member of waiting) this.#waiting.add(member);
+    for (const [id, { cluster, create }] of wanted) {
       if (this.#sources.has(id)) continue;
       const source = create();
-      if (source === undefined) continue;
       try {
         subscribeSource(source);
-        this.#sources.set(id, source);
+        this.#sources.set(id, { source, cluster });
       } catch (err) {
         const reason = err instanceof InvalidServiceError ? "an ExternalName Service" : err;
         this.logger.error(`federated source ${id} skipped`, { error: reason });
@@ -61,18 +88,12 @@ export class FederatedStream implements FederationListener {
   /** Releases every source without removes: the stream is over. */
   close(): void {
     this.#closed = true;
-    for (const source of this.#sources.values()) unsubscribeSource(source);
+    for (const { source } of this.#sources.values()) unsubscribeSource(source);
     this.#sources.clear();
   }
 
-  #remoteSource(member: RemoteMember): EndpointSource | undefined {
-    const remote = this.ctx.clusterStore.get(member.cluster);
-    if (remote === undefined) {
-      this.logger.warn(`remote cluster ${member.cluster} not found; federated source skipped`, {
-        member: `${member.service}@${member.cluster}`,
-      });
-      return undefined;
-    }
+  #remoteSource(member: LinkedMember): EndpointSource {
+    const remote = member.cluster;
     const { namespace } = this.route.service;
     // Upstream prints the service ID here, hence `<ns>/<svc>` in front (api.md §3.9).
     const label = `${namespace}/${member.service}.${namespace}.svc.${remote.clusterDomain}:${this.route.port}`;

@@ -1,8 +1,8 @@
 import { InvalidServiceError } from "@destination/k8s-discovery";
+import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetCall, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status } from "@grpc/grpc-js";
-import { isFederated } from "../multicluster/federation.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
@@ -104,8 +104,32 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       unfollow();
       unsubscribeSource(source);
     });
+    if (remote !== undefined) followRemoteCluster(ctx, session, remote.remote);
   } catch (err) {
     if (err instanceof StatusError) session.fail(err);
     else session.failUnexpected(err);
   }
+}
+
+/**
+ * A remote stream ends with OK when its cluster is unlinked or relinked, and the proxy resolves
+ * again: to NOT_FOUND, or to the new cluster. Ending beats moving the stream to the new cluster:
+ * the new cluster's caches sync in the background, so a move would remove every address at once
+ * and add the new ones only later, while a proxy keeps what it has until a new stream sends a
+ * set; and the stream's translation and overflow label come from the cluster it started on.
+ */
+function followRemoteCluster(
+  ctx: DestinationContext,
+  session: StreamSession<Update>,
+  remote: RemoteCluster,
+): void {
+  const unfollow = ctx.clusterStore.subscribe({
+    linked: (_next, previous) => {
+      if (previous === remote) session.end("remote cluster relinked");
+    },
+    unlinked: (gone) => {
+      if (gone === remote) session.end("remote cluster unlinked");
+    },
+  });
+  session.onEnd(unfollow);
 }

@@ -1,7 +1,10 @@
 import type { Service } from "@destination/k8s-discovery";
+import {
+  REMOTE_DISCOVERY_LABEL,
+  REMOTE_SERVICE_LABEL,
+  type RemoteCluster,
+} from "@destination/multicluster";
 import { status } from "@grpc/grpc-js";
-import type { RemoteCluster } from "../multicluster/cluster-store.js";
-import { REMOTE_DISCOVERY_LABEL, REMOTE_SERVICE_LABEL } from "../multicluster/federation.js";
 import type { GetRoute, ServiceRef } from "../request/request-routes.js";
 import type { DestinationContext } from "./destination-context.js";
 import { StatusError } from "./status-error.js";

@@ -1,6 +1,6 @@
+import type { RemoteCluster } from "@destination/multicluster";
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
-import type { RemoteCluster } from "./cluster-store.js";
 
 /**
  * Translation for a remote cluster's endpoints (api.md §3.8): the local config (controller

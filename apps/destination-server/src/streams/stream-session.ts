@@ -94,7 +94,14 @@ export class StreamSession<T extends object> {
   }
 
   /** Ends the call with status OK. */
-  end(reason: "overflow" | "shutdown" | "federated service gone"): void {
+  end(
+    reason:
+      | "overflow"
+      | "shutdown"
+      | "federated service gone"
+      | "remote cluster unlinked"
+      | "remote cluster relinked",
+  ): void {
     if (!this.#finish(status.OK, reason)) return;
     try {
       this.#call.end();

@@ -1,13 +1,14 @@
 import {
   clusterMetrics,
   createKubeCluster,
+  type Logger,
   type MetricsRegistry,
   type ResourceKind,
+  silentLogger,
 } from "@destination/k8s-discovery";
-import type { ServerLogger } from "../logging/server-logger.js";
 import type { RemoteClusterFactory } from "./cluster-store.js";
 
-/** watchers.md C-6: what a remote cluster caches; no ExternalWorkloads, Jobs, Nodes or profiles. */
+/** What a remote cluster caches: no ExternalWorkloads, Jobs, Nodes or profiles. */
 const REMOTE_KINDS: readonly ResourceKind[] = [
   "Service",
   "EndpointSlice",
@@ -21,7 +22,8 @@ const REMOTE_KINDS: readonly ResourceKind[] = [
 export function kubeRemoteClusterFactory(options: {
   readonly enableEndpointSlices: boolean;
   readonly metrics: MetricsRegistry;
-  readonly logger: ServerLogger;
+  /** The logger of one remote cluster's caches. */
+  readonly logger?: (cluster: string) => Logger;
 }): RemoteClusterFactory {
   return (name, kubeconfigYaml) =>
     createKubeCluster({
@@ -29,7 +31,7 @@ export function kubeRemoteClusterFactory(options: {
       name,
       enableEndpointSlices: options.enableEndpointSlices,
       kinds: REMOTE_KINDS,
-      logger: options.logger.child({ component: "k8s", cluster: name }),
+      logger: options.logger?.(name) ?? silentLogger,
       metrics: clusterMetrics(options.metrics, name),
     });
 }
