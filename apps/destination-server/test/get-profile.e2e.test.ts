@@ -214,12 +214,17 @@ describe("GetProfile, service flow", () => {
       { namespace: NS, name: "web-svc" },
       undefined,
     );
+    // The profile series go with their last listener, as the opaque-ports one does.
     await server.waitForMetric(
       "profile_subscribers",
       { namespace: "client-ns", profile: WEB_FQN },
-      0,
+      undefined,
     );
-    await server.waitForMetric("profile_subscribers", { namespace: NS, profile: WEB_FQN }, 0);
+    await server.waitForMetric(
+      "profile_subscribers",
+      { namespace: NS, profile: WEB_FQN },
+      undefined,
+    );
   });
 
   it("answers the documented errors", async () => {

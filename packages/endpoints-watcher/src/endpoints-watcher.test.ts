@@ -50,6 +50,27 @@ describe("EndpointsWatcher", () => {
     expect(h.metrics.series("endpoints_subscribers").size).toBe(0);
   });
 
+  it("only subscribed services hold a publisher; it goes with the last listener of its last port", () => {
+    const h = harness();
+    const gauge = () => h.metrics.value("endpoints_publishers", { cluster: "local" });
+    for (let i = 0; i < 50; i++) h.cluster.apply(service(`svc-${i}`));
+    expect(gauge()).toBe(0);
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const subscribed = Array.from({ length: 1000 }, (_, i) => {
+        const id = { namespace: NS, name: `svc-${i % 100}` };
+        const port = 80 + (i % 2);
+        return { id, port, listener: h.listen({ service: id, port }) };
+      });
+      expect(gauge()).toBe(100);
+      for (const { id, port, listener } of subscribed) {
+        h.watcher.unsubscribe(id, port, LOCAL_KEY, listener);
+      }
+      expect(gauge()).toBe(0);
+      expect(h.metrics.series("endpoints_subscribers").size).toBe(0);
+      expect(h.metrics.series("endpoints_pods").size).toBe(0);
+    }
+  });
+
   it("E-7: subscribing to a missing service is silent, and it is served once it appears", () => {
     const h = harness();
     const listener = h.listen();

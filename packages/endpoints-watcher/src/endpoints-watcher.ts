@@ -6,12 +6,14 @@ import {
   InvalidServiceError,
   type KubeObject,
   keyOf,
+  type LingerTimers,
   type Logger,
   type MetricsRegistry,
   type Node,
   noopMetrics,
   type PartialObjectMetadata,
   type Pod,
+  Publishers,
   type Server,
   type Service,
   silentLogger,
@@ -28,7 +30,6 @@ import {
   SourceReferences,
   sourceOf,
 } from "./source-references.js";
-import { TaskQueue } from "./task-queue.js";
 import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
 export interface EndpointsWatcherOptions {
@@ -38,6 +39,9 @@ export interface EndpointsWatcherOptions {
   enableIPv6: boolean;
   logger?: Logger;
   metrics?: MetricsRegistry;
+  /** How long a service without listeners is kept, in ms; 0 (the default) drops it at once. */
+  lingerMs?: number;
+  timers?: LingerTimers;
 }
 
 /**
@@ -48,17 +52,19 @@ export interface EndpointsWatcherOptions {
  * addresses, as last announced). Both are immutable and never empty. Calls are synchronous,
  * from inside `subscribe` or the cache event that caused them; a listener that calls back into
  * the watcher is served after the current event (X-2).
+ *
+ * Only subscribed services are kept (one `ServicePublisher` each, dropped with its last
+ * listener); events about other services only update what every publisher shares.
  */
 export class EndpointsWatcher {
   readonly #cluster: Cluster;
   readonly #logger: Logger;
   readonly #metrics: EndpointsWatcherMetrics;
   readonly #ctx: PublisherContext;
-  readonly #publishers = new Map<string, ServicePublisher>();
+  readonly #publishers: Publishers<ServicePublisher>;
   readonly #sliceRecency = new Map<string, number>();
   readonly #references = new SourceReferences();
   #lastSliceChange = 0;
-  readonly #queue: TaskQueue;
   readonly #unregister: (() => void)[] = [];
 
   /** Registers the cache handlers of the chosen mode (E-1); create it before `cluster.start()`. */
@@ -66,7 +72,17 @@ export class EndpointsWatcher {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
     this.#metrics = new EndpointsWatcherMetrics(options.metrics ?? noopMetrics);
-    this.#queue = new TaskQueue(this.#logger);
+    this.#publishers = new Publishers({
+      gauge: {
+        name: "endpoints_publishers",
+        help: "Services with endpoints listeners: one publisher each.",
+        labels: { cluster: cluster.name },
+      },
+      metrics: options.metrics ?? noopMetrics,
+      logger: this.#logger,
+      lingerMs: options.lingerMs,
+      timers: options.timers,
+    });
     this.#ctx = {
       cluster,
       logger: this.#logger,
@@ -161,7 +177,19 @@ export class EndpointsWatcher {
     if (svc?.spec?.type === "ExternalName") {
       throw new InvalidServiceError(service.namespace, service.name);
     }
-    this.#queue.run(() => this.#publisherFor(service).subscribe(port, key, listener));
+    const id = serviceIdKey(service);
+    this.#publishers.run(() => {
+      const publisher = this.#publishers.acquire(
+        id,
+        () => new ServicePublisher({ namespace: service.namespace, name: service.name }, this.#ctx),
+      );
+      try {
+        publisher.subscribe(port, key, listener);
+      } finally {
+        // A subscription that failed leaves no publisher behind.
+        this.#publishers.release(id);
+      }
+    });
   }
 
   /**
@@ -175,8 +203,9 @@ export class EndpointsWatcher {
     listener: EndpointsListener,
     withRemove = false,
   ): void {
-    this.#queue.run(() => {
-      const publisher = this.#publishers.get(serviceIdKey(service));
+    this.#publishers.run(() => {
+      const id = serviceIdKey(service);
+      const publisher = this.#publishers.get(id);
       if (publisher === undefined) {
         this.#logger.error("Cannot unsubscribe from unknown service", {
           service: serviceIdKey(service),
@@ -185,6 +214,7 @@ export class EndpointsWatcher {
         return;
       }
       publisher.unsubscribe(port, key, listener, withRemove);
+      this.#publishers.release(id);
     });
   }
 
@@ -195,7 +225,9 @@ export class EndpointsWatcher {
 
   /** Listeners subscribed to a service (or to one of its ports). */
   subscriberCount(service: ServiceId, port?: number): number {
-    return this.#publishers.get(serviceIdKey(service))?.listenerCount(port) ?? 0;
+    const publisher = this.#publishers.get(serviceIdKey(service));
+    if (publisher === undefined) return 0;
+    return port === undefined ? publisher.listenerCount : publisher.portListenerCount(port);
   }
 
   /** The ports of a service that have listeners, ascending. */
@@ -205,7 +237,7 @@ export class EndpointsWatcher {
 
   /** X-8: one bad object is logged and skipped; it never stops the cache's other handlers. */
   #handle(event: string, obj: KubeObject, task: () => void): void {
-    this.#queue.run(() => {
+    this.#publishers.run(() => {
       try {
         task();
       } catch (err) {
@@ -273,27 +305,17 @@ export class EndpointsWatcher {
     }
   }
 
-  #publisherFor(id: ServiceId): ServicePublisher {
-    const key = serviceIdKey(id);
-    let publisher = this.#publishers.get(key);
-    if (publisher === undefined) {
-      publisher = new ServicePublisher({ namespace: id.namespace, name: id.name }, this.#ctx);
-      this.#publishers.set(key, publisher);
-    }
-    return publisher;
-  }
-
   #publisherOf(obj: KubeObject): ServicePublisher | undefined {
     return this.#publishers.get(serviceIdKey(objectServiceId(obj)));
   }
 
   #serviceChanged(svc: Service): void {
-    this.#publisherFor(objectServiceId(svc)).serviceChanged(svc);
+    this.#publisherOf(svc)?.serviceChanged(svc);
   }
 
   #endpointsChanged(endpoints: Endpoints): void {
     this.#references.forget(sourceOf("Endpoints", endpoints));
-    this.#publisherFor(objectServiceId(endpoints)).endpointsChanged(endpoints);
+    this.#publisherOf(endpoints)?.endpointsChanged(endpoints);
   }
 
   /** E-26: add and delete reach every service; an update only its own namespace (#12040). */
@@ -311,7 +333,7 @@ export class EndpointsWatcher {
     const service = this.#sliceService(slice);
     this.#sliceRecency.set(keyOf(slice), ++this.#lastSliceChange);
     if (service === undefined) return;
-    this.#publisherFor(service).sliceAdded(slice);
+    this.#publishers.get(serviceIdKey(service))?.sliceAdded(slice);
   }
 
   /**

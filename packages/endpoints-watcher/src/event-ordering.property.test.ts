@@ -3,12 +3,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   harness,
+  LOCAL_KEY,
   NS,
   podEndpoint,
   type RecordingListener,
   server,
   service,
   slice,
+  WEB,
 } from "./test-fixtures.js";
 
 /** One object's life: its versions in order, `null` for a deletion. */
@@ -174,6 +176,19 @@ function heldState(listener: RecordingListener) {
     .sort((x, y) => x.key.localeCompare(y.key));
 }
 
+/** A listener subscribed after the final objects were applied in dependency order. */
+function fromScratch(all: readonly ObjectHistory[]): RecordingListener {
+  const reference = harness();
+  const finals = all
+    .map((h) => h.versions.at(-1))
+    .filter((v): v is KubeObject => v != null)
+    .sort(
+      (a, b) => DEPENDENCY_ORDER.indexOf(a.kind ?? "") - DEPENDENCY_ORDER.indexOf(b.kind ?? ""),
+    );
+  for (const obj of finals) reference.cluster.apply(obj);
+  return reference.listen();
+}
+
 describe("event ordering (property)", () => {
   it("any interleaving of the same object events ends in the addresses of applying the final objects in dependency order", () => {
     fc.assert(
@@ -196,21 +211,47 @@ describe("event ordering (property)", () => {
           });
           listener ??= live.listen();
 
-          const reference = harness();
-          const finals = all
-            .map((h) => h.versions.at(-1))
-            .filter((v): v is KubeObject => v != null)
-            .sort(
-              (a, b) =>
-                DEPENDENCY_ORDER.indexOf(a.kind ?? "") - DEPENDENCY_ORDER.indexOf(b.kind ?? ""),
-            );
-          for (const obj of finals) reference.cluster.apply(obj);
-          const expected = reference.listen();
-
-          expect(heldState(listener)).toEqual(heldState(expected));
+          expect(heldState(listener)).toEqual(heldState(fromScratch(all)));
         },
       ),
       { numRuns: 400, seed: 20261201 },
+    );
+  });
+
+  it("a service whose last listener left and that is subscribed again ends where a first subscription does", () => {
+    fc.assert(
+      fc.property(
+        histories,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 40, maxLength: 40 }),
+        fc.nat({ max: 40 }),
+        fc.nat({ max: 40 }),
+        fc.nat({ max: 40 }),
+        (all, keys, a, b, c) => {
+          const [subscribeAt = 0, leaveAt = 0, rejoinAt = 0] = [a, b, c].sort((x, y) => x - y);
+          const steps = interleave(all, keys);
+          const live = harness();
+          let first: RecordingListener | undefined;
+          let again: RecordingListener | undefined;
+          steps.forEach((step, i) => {
+            if (i === subscribeAt) first = live.listen();
+            if (i === leaveAt && first !== undefined) {
+              live.watcher.unsubscribe(WEB, 80, LOCAL_KEY, first);
+              expect(live.metrics.value("endpoints_publishers", { cluster: "local" })).toBe(0);
+            }
+            if (i === rejoinAt && i > leaveAt) again = live.listen();
+            const { kind, name } = step.history;
+            if (step.version === null) {
+              live.cluster.delete(kind as Parameters<typeof live.cluster.delete>[0], NS, name);
+            } else {
+              live.cluster.apply(step.version);
+            }
+          });
+          again ??= live.listen();
+
+          expect(heldState(again)).toEqual(heldState(fromScratch(all)));
+        },
+      ),
+      { numRuns: 300, seed: 20261202 },
     );
   });
 });

@@ -2,6 +2,7 @@ import type {
   EndpointSlice,
   Endpoints,
   EndpointsListener,
+  Publisher,
   Server,
   Service,
 } from "@destination/k8s-discovery";
@@ -10,10 +11,12 @@ import { PortPublisher, type PublisherContext } from "./port-publisher.js";
 import type { ServiceId } from "./service-id.js";
 
 /**
- * One service's subscribed ports (§3.1). Kept for as long as the watcher lives (E-2); its port
- * publishers go with their last listener.
+ * One subscribed service's ports (§3.1). It lives while it has listeners: its port publishers
+ * go with their last listener, and the watcher drops it with the last port. Everything it holds
+ * is read from the caches when it is created, so a service subscribed again starts exactly as a
+ * first subscription does.
  */
-export class ServicePublisher {
+export class ServicePublisher implements Publisher {
   readonly id: ServiceId;
   readonly #ctx: PublisherContext;
   #localTrafficPolicy: boolean;
@@ -22,8 +25,7 @@ export class ServicePublisher {
   constructor(id: ServiceId, ctx: PublisherContext) {
     this.id = id;
     this.#ctx = ctx;
-    // The Service's own add event would set this too; reading it here also covers a watcher
-    // created after the cache was filled.
+    // Later Service events keep it current; until then the cache has what they said.
     this.#localTrafficPolicy = localTrafficPolicy(ctx.cluster.services.get(id.namespace, id.name));
   }
 
@@ -32,12 +34,19 @@ export class ServicePublisher {
     return [...this.#ports.keys()].sort((a, b) => a - b);
   }
 
-  listenerCount(port?: number): number {
-    if (port !== undefined) return this.#ports.get(port)?.listenerCount ?? 0;
+  /** Listeners of every port. */
+  get listenerCount(): number {
     let count = 0;
     for (const publisher of this.#ports.values()) count += publisher.listenerCount;
     return count;
   }
+
+  portListenerCount(port: number): number {
+    return this.#ports.get(port)?.listenerCount ?? 0;
+  }
+
+  /** Dropped with its last port, so no port publisher (nor series) is left to close. */
+  close(): void {}
 
   subscribe(port: number, key: FilterKey, listener: EndpointsListener): void {
     let publisher = this.#ports.get(port);

@@ -77,3 +77,10 @@ export {
   serverSelectsExternalWorkload,
   serverSelectsPod,
 } from "./server-opacity.js";
+export type {
+  LingerTimers,
+  Publisher,
+  PublishersOptions,
+  Subscription,
+} from "./subscription/publishers.js";
+export { newSubscription, Publishers } from "./subscription/publishers.js";

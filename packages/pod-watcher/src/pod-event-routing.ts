@@ -1,7 +1,6 @@
-import type { Pod } from "@destination/k8s-discovery";
+import type { Pod, Publishers } from "@destination/k8s-discovery";
 import { containerPorts, hostIps, podIps } from "./pod-facts.js";
-import type { PublisherRegistry } from "./publisher-registry.js";
-import type { WorkloadPublisher } from "./workload-publisher.js";
+import { publisherKey, type WorkloadPublisher } from "./workload-publisher.js";
 
 /**
  * The publishers a pod event reaches (W-4b with the Q16 fix), each once:
@@ -12,21 +11,22 @@ import type { WorkloadPublisher } from "./workload-publisher.js";
  * so for it only declared container ports count, as upstream routes them.
  */
 export function publishersReachedByPod(
-  registry: PublisherRegistry,
+  publishers: Publishers<WorkloadPublisher>,
   pod: Pod,
 ): Set<WorkloadPublisher> {
   const reached = new Set<WorkloadPublisher>();
   const add = (p: WorkloadPublisher | undefined) => p !== undefined && reached.add(p);
+  const get = (ip: string, port: number) => publishers.get(publisherKey(ip, port));
   const ports = containerPorts(pod);
   for (const ip of podIps(pod)) {
     if (pod.spec?.hostNetwork) {
-      for (const p of ports) if (p.containerPort) add(registry.get(ip, p.containerPort));
+      for (const p of ports) if (p.containerPort) add(get(ip, p.containerPort));
     } else {
-      for (const publisher of registry.onIp(ip)) add(publisher);
+      for (const publisher of publishers.inGroup(ip)) add(publisher);
     }
   }
   for (const ip of hostIps(pod)) {
-    for (const p of ports) if (p.hostPort) add(registry.get(ip, p.hostPort));
+    for (const p of ports) if (p.hostPort) add(get(ip, p.hostPort));
   }
   return reached;
 }

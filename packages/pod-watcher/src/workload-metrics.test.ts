@@ -49,4 +49,53 @@ describe("workload_subscribers and workload_updates (watchers.md §10)", () => {
     watcher.unsubscribe(ip, 8080, b);
     expect(metrics.value("workload_subscribers")).toBe(0);
   });
+
+  it("workload_publishers counts subscribed ip:port pairs and returns to 0 when all leave", async () => {
+    const { cluster, watcher, metrics } = await setup();
+    cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    expect(metrics.value("workload_publishers")).toBe(0);
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const subscribed = await Promise.all(
+        Array.from({ length: 500 }, async (_, i) => {
+          const listener = new RecordingListener();
+          const port = 8000 + (i % 50);
+          const ip = await watcher.subscribe(
+            { ip: `10.0.${Math.floor(i / 250)}.1`, port },
+            listener,
+          );
+          return { ip, port, listener };
+        }),
+      );
+      expect(metrics.value("workload_publishers")).toBe(100);
+      for (const { ip, port, listener } of subscribed) watcher.unsubscribe(ip, port, listener);
+      expect(metrics.value("workload_publishers")).toBe(0);
+      expect(metrics.value("workload_subscribers")).toBe(0);
+    }
+  });
+
+  it("a listener that subscribes from its update is not re-entered; the new one hears after it", async () => {
+    const { cluster, watcher } = await setup();
+    const log: string[] = [];
+    const late = { update: (a: { pod: unknown }) => void log.push(`late ${a.pod ? "pod" : "-"}`) };
+    let joined: Promise<string> | undefined;
+    const eager = {
+      update: (a: { pod: unknown }) => {
+        log.push(`eager enter ${a.pod ? "pod" : "-"}`);
+        if (a.pod && joined === undefined) {
+          joined = watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, late);
+        }
+        log.push("eager exit");
+      },
+    };
+    await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, eager);
+    cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    await joined;
+    expect(log).toEqual([
+      "eager enter -",
+      "eager exit",
+      "eager enter pod",
+      "eager exit",
+      "late pod",
+    ]);
+  });
 });

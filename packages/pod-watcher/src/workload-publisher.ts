@@ -5,11 +5,14 @@ import {
   externalWorkloadPortOpaqueByServers,
   type Logger,
   newAddress,
+  newSubscription,
   type Owner,
   type Pod,
+  type Publisher,
   podOpaquePorts,
   podPortOpaqueByServers,
   type Server,
+  type Subscription,
   serverSelectsExternalWorkload,
   serverSelectsPod,
   type WorkloadListener,
@@ -30,6 +33,13 @@ export interface PublisherContext {
   isActive(publisher: WorkloadPublisher): boolean;
   /** Counts one notification round (`workload_updates`). */
   countUpdate(): void;
+  /** Runs a listener round now, or after the one under way, so no listener is re-entered. */
+  run(task: () => void): void;
+}
+
+/** The key of a publisher: an `ip:port`, the IP in canonical text. */
+export function publisherKey(ip: string, port: number): string {
+  return `${ip}|${port}`;
 }
 
 /** An attach waiting for an owner fetch (X-4); replaced or dropped when newer events say so. */
@@ -42,8 +52,8 @@ interface PendingAttach {
  * ExternalWorkload, the owner, and the Server-driven opaque flag. Every method runs to completion
  * synchronously; only the owner fetch of an attach waits, outside any state change.
  */
-export class WorkloadPublisher {
-  readonly #listeners: WorkloadListener[] = [];
+export class WorkloadPublisher implements Publisher {
+  readonly #subscriptions: Subscription<WorkloadListener>[] = [];
   readonly #ctx: PublisherContext;
   #pod: Pod | null = null;
   #externalWorkload: ExternalWorkload | null = null;
@@ -60,12 +70,50 @@ export class WorkloadPublisher {
   }
 
   get listenerCount(): number {
-    return this.#listeners.length;
+    return this.#subscriptions.length;
+  }
+
+  /** Dropped with its last listener: an owner fetch still under way attaches nothing. */
+  close(): void {
+    this.#pending = undefined;
   }
 
   /** A fresh address per call, so no listener can see another's copy change (A-6). */
   address(): Address {
-    return newAddress({
+    return this.#addresses()();
+  }
+
+  /**
+   * Registers a listener and sends it the current address; a throw unregisters it again (W-3).
+   * Call it as a task of the watcher, so the initial update is not sent inside another round.
+   */
+  addListener(listener: WorkloadListener): void {
+    const subscription = newSubscription(listener);
+    this.#subscriptions.push(subscription);
+    try {
+      listener.update(this.address());
+    } catch (err) {
+      this.#remove(subscription);
+      throw err;
+    }
+  }
+
+  /** Removes one registration of the listener; false when it was not registered. */
+  removeListener(listener: WorkloadListener): boolean {
+    const subscription = this.#subscriptions.find((s) => s.listener === listener);
+    if (subscription === undefined) return false;
+    this.#remove(subscription);
+    return true;
+  }
+
+  #remove(subscription: Subscription<WorkloadListener>): void {
+    subscription.active = false;
+    this.#subscriptions.splice(this.#subscriptions.indexOf(subscription), 1);
+  }
+
+  /** Makes fresh copies of the address as it is now, however it changes later. */
+  #addresses(): () => Address {
+    const fields = {
       ip: this.ip,
       port: this.port,
       pod: this.#pod,
@@ -73,26 +121,8 @@ export class WorkloadPublisher {
       ownerKind: this.#owner.kind,
       ownerName: this.#owner.name,
       opaqueProtocol: this.#opaqueProtocol,
-    });
-  }
-
-  /** Registers a listener and sends it the current address; a throw unregisters it again (W-3). */
-  addListener(listener: WorkloadListener): void {
-    this.#listeners.push(listener);
-    try {
-      listener.update(this.address());
-    } catch (err) {
-      this.removeListener(listener);
-      throw err;
-    }
-  }
-
-  /** Removes one registration of the listener; false when it was not registered. */
-  removeListener(listener: WorkloadListener): boolean {
-    const i = this.#listeners.indexOf(listener);
-    if (i < 0) return false;
-    this.#listeners.splice(i, 1);
-    return true;
+    };
+    return () => newAddress(fields);
   }
 
   /** Attaches a Running pod whose owner is known: the state a new publisher starts in. */
@@ -263,18 +293,27 @@ export class WorkloadPublisher {
     }
   }
 
+  /**
+   * One round: every listener registered now gets the address as it is now, unless it left
+   * before its turn. A round caused from inside a listener runs after the current one.
+   */
   #notify(): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener.update(this.address());
-      } catch (err) {
-        this.#ctx.logger.warn("error sending update to workload listener", {
-          ip: this.ip,
-          port: this.port,
-          error: String(err),
-        });
+    const address = this.#addresses();
+    const subscriptions = [...this.#subscriptions];
+    this.#ctx.run(() => {
+      for (const subscription of subscriptions) {
+        if (!subscription.active) continue;
+        try {
+          subscription.listener.update(address());
+        } catch (err) {
+          this.#ctx.logger.warn("error sending update to workload listener", {
+            ip: this.ip,
+            port: this.port,
+            error: String(err),
+          });
+        }
       }
-    }
+    });
     this.#ctx.countUpdate();
   }
 }

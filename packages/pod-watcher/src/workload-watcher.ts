@@ -2,12 +2,14 @@ import {
   type CacheEventHandler,
   type Cluster,
   type ExternalWorkload,
+  type LingerTimers,
   type Logger,
   type MetricsRegistry,
   noopMetrics,
   type Owner,
   type PartialObjectMetadata,
   type Pod,
+  Publishers,
   type Server,
   silentLogger,
   type WorkloadListener,
@@ -16,10 +18,9 @@ import { cachedPodOwner, fetchPodOwner } from "./cached-pod-owner.js";
 import { podByHostname } from "./hostname-lookup.js";
 import { publishersReachedByPod } from "./pod-event-routing.js";
 import { canonical, podIsRunning, samePod } from "./pod-facts.js";
-import { PublisherRegistry } from "./publisher-registry.js";
 import { WorkloadLookupError } from "./workload-lookup-error.js";
 import { WorkloadMetrics } from "./workload-metrics.js";
-import { type PublisherContext, WorkloadPublisher } from "./workload-publisher.js";
+import { type PublisherContext, publisherKey, WorkloadPublisher } from "./workload-publisher.js";
 import { type ResolvedWorkload, resolveWorkloadByIp } from "./workload-resolution.js";
 import type { WorkloadTarget } from "./workload-target.js";
 
@@ -29,8 +30,14 @@ export interface WorkloadWatcherOptions {
   /** Hostname lookups read EndpointSlices when true, Endpoints otherwise (W-2). */
   enableEndpointSlices: boolean;
   logger?: Logger;
-  /** Where `workload_subscribers` and `workload_updates` go; nothing is recorded without it. */
+  /**
+   * Where `workload_subscribers`, `workload_updates` and `workload_publishers` go; nothing is
+   * recorded without it.
+   */
   metrics?: MetricsRegistry;
+  /** How long an `ip:port` without listeners is kept, in ms; 0 (the default) drops it at once. */
+  lingerMs?: number;
+  timers?: LingerTimers;
 }
 
 /** A subscribe step that needs an owner fetched before it can attach this pod (X-4). */
@@ -54,7 +61,7 @@ export class WorkloadWatcher {
   readonly #cluster: Cluster;
   readonly #logger: Logger;
   readonly #metrics: WorkloadMetrics;
-  readonly #registry = new PublisherRegistry();
+  readonly #publishers: Publishers<WorkloadPublisher>;
   readonly #context: PublisherContext;
   readonly #enableEndpointSlices: boolean;
   readonly #removeHandlers: (() => void)[];
@@ -67,14 +74,29 @@ export class WorkloadWatcher {
     this.#logger = options.logger ?? silentLogger;
     this.#metrics = new WorkloadMetrics(options.metrics ?? noopMetrics);
     this.#enableEndpointSlices = options.enableEndpointSlices;
+    this.#publishers = new Publishers({
+      gauge: {
+        name: "workload_publishers",
+        help: "Subscribed ip:port pairs: one workload publisher each.",
+      },
+      metrics: options.metrics ?? noopMetrics,
+      logger: this.#logger,
+      lingerMs: options.lingerMs,
+      timers: options.timers,
+      // Pod events reach every subscribed port of the pod's IPs (Q16).
+      groupOf: (publisher) => publisher.ip,
+    });
     this.#context = {
       defaultOpaquePorts: options.defaultOpaquePorts,
       logger: this.#logger,
       servers: () => cluster.servers.list(),
       cachedOwner: (pod) => cachedPodOwner(cluster, pod),
       fetchOwner: (pod) => fetchPodOwner(cluster, pod),
-      isActive: (publisher) => !this.#stopped && this.#registry.has(publisher),
+      isActive: (publisher) =>
+        !this.#stopped &&
+        this.#publishers.has(publisherKey(publisher.ip, publisher.port), publisher),
       countUpdate: () => this.#metrics.countUpdate(),
+      run: (task) => this.#publishers.run(task),
     };
     this.#removeHandlers = [
       cluster.pods.addHandler({
@@ -117,7 +139,7 @@ export class WorkloadWatcher {
     let fetched: FetchedOwner | undefined;
     for (;;) {
       if (this.#stopped) throw new Error("the workload watcher is stopped");
-      const step = this.#subscribeNow(target, listener, fetched);
+      const step = await this.#serialised(() => this.#subscribeNow(target, listener, fetched));
       if (typeof step === "string") return step;
       // X-4: the network wait happens between tasks; the next step re-resolves everything.
       fetched = { pod: step.pod, owner: await fetchPodOwner(this.#cluster, step.pod) };
@@ -126,13 +148,14 @@ export class WorkloadWatcher {
 
   /** Stops notifying this listener; the publisher goes with its last listener. */
   unsubscribe(ip: string, port: number, listener: WorkloadListener): void {
-    const publisher = this.#registry.get(canonical(ip), port);
+    const key = publisherKey(canonical(ip), port);
+    const publisher = this.#publishers.get(key);
     if (publisher === undefined) {
       this.#logger.error("cannot unsubscribe from unknown ip:port", { ip, port });
       return;
     }
     if (publisher.removeListener(listener)) this.#subscribers--;
-    if (publisher.listenerCount === 0) this.#registry.remove(publisher);
+    this.#publishers.release(key);
     this.#metrics.setSubscribers(this.#subscribers);
   }
 
@@ -141,9 +164,25 @@ export class WorkloadWatcher {
     if (this.#stopped) return;
     this.#stopped = true;
     for (const remove of this.#removeHandlers) remove();
-    this.#registry.clear();
+    this.#publishers.clear();
     this.#subscribers = 0;
     this.#metrics.setSubscribers(0);
+  }
+
+  /**
+   * Runs a subscribe step as a task of the watcher: now when nothing else runs (the initial
+   * update is then sent before `subscribe` returns), else after the round under way.
+   */
+  #serialised<T>(step: () => T): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.#publishers.run(() => {
+        try {
+          resolve(step());
+        } catch (err) {
+          reject(err);
+        }
+      });
+    });
   }
 
   /**
@@ -158,8 +197,13 @@ export class WorkloadWatcher {
   ): string | OwnerNeeded {
     const { ip, resolved } = this.#resolve(target);
     const port = target.port;
-    let publisher = this.#registry.get(ip, port);
-    if (publisher === undefined) {
+    const key = publisherKey(ip, port);
+    const existing = this.#publishers.get(key);
+    let publisher: WorkloadPublisher;
+    if (existing !== undefined) {
+      // Kept again if it was lingering.
+      publisher = this.#publishers.acquire(key, () => existing);
+    } else {
       // W-4: a new publisher starts from this resolution; an existing one ignores it.
       const { pod, externalWorkload } = resolved;
       let owner: Owner | undefined;
@@ -170,15 +214,17 @@ export class WorkloadWatcher {
         }
         if (owner === undefined) return { pod };
       }
-      publisher = new WorkloadPublisher(ip, port, this.#context);
-      this.#registry.add(publisher);
+      publisher = this.#publishers.acquire(
+        key,
+        () => new WorkloadPublisher(ip, port, this.#context),
+      );
       if (pod !== undefined && owner !== undefined) publisher.attach(pod, owner);
       if (externalWorkload !== undefined) publisher.externalWorkloadChanged(externalWorkload);
     }
     try {
       publisher.addListener(listener);
     } catch (err) {
-      if (publisher.listenerCount === 0) this.#registry.remove(publisher);
+      this.#publishers.release(key);
       const reason = err instanceof Error ? err.message : String(err);
       throw new WorkloadLookupError("UNKNOWN", `failed to send initial update: ${reason}`, {
         cause: err,
@@ -214,7 +260,7 @@ export class WorkloadWatcher {
   }
 
   #podEvent(pod: Pod, deleted: boolean): void {
-    for (const publisher of publishersReachedByPod(this.#registry, pod)) {
+    for (const publisher of publishersReachedByPod(this.#publishers, pod)) {
       publisher.podChanged(pod, deleted);
     }
   }
@@ -223,7 +269,7 @@ export class WorkloadWatcher {
   #ownerHandler(kind: "ReplicaSet" | "Job"): CacheEventHandler<PartialObjectMetadata> {
     const changed = (owner: PartialObjectMetadata) => {
       const { namespace = "", name } = owner.metadata;
-      for (const publisher of this.#registry.all()) {
+      for (const publisher of this.#publishers.values()) {
         publisher.ownerObjectChanged(kind, namespace, name);
       }
     };
@@ -241,7 +287,7 @@ export class WorkloadWatcher {
     const reached = new Set<WorkloadPublisher>();
     for (const { port } of ew.spec?.ports ?? []) {
       for (const { ip } of ew.spec?.workloadIPs ?? []) {
-        const publisher = this.#registry.get(canonical(ip), port);
+        const publisher = this.#publishers.get(publisherKey(canonical(ip), port));
         if (publisher !== undefined) reached.add(publisher);
       }
     }
@@ -253,6 +299,6 @@ export class WorkloadWatcher {
    * all Servers, since several may select the same workload and port.
    */
   #serversChanged(changed: readonly Server[]): void {
-    for (const publisher of [...this.#registry.all()]) publisher.serversChanged(changed);
+    for (const publisher of this.#publishers.values()) publisher.serversChanged(changed);
   }
 }

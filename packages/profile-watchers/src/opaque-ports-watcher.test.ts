@@ -263,6 +263,23 @@ describe("OpaquePortsWatcher", () => {
     expect(metrics.series("service_subscribers").size).toBe(0);
   });
 
+  it("only subscribed Services hold an entry, counted by opaque_ports_publishers", () => {
+    const { cluster, watcher, metrics } = setup();
+    for (let i = 0; i < 100; i++) cluster.apply(service("9000", {}, `svc-${i}`));
+    expect(metrics.value("opaque_ports_publishers")).toBe(0);
+    const listeners = Array.from({ length: 100 }, (_, i) => {
+      const listener = recorder();
+      watcher.subscribe({ namespace: NS, name: `svc-${i}` }, listener);
+      return listener;
+    });
+    expect(metrics.value("opaque_ports_publishers")).toBe(100);
+    for (const [i, listener] of listeners.entries()) {
+      watcher.unsubscribe({ namespace: NS, name: `svc-${i}` }, listener);
+    }
+    expect(metrics.value("opaque_ports_publishers")).toBe(0);
+    expect(metrics.series("service_subscribers").size).toBe(0);
+  });
+
   it("O-3: an unsubscribed listener hears nothing more while the others still do", () => {
     const { cluster, watcher } = setup();
     const leaving = recorder();

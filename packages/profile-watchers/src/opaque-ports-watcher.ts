@@ -2,15 +2,19 @@ import {
   type Cluster,
   type GaugeMetric,
   InvalidServiceError,
+  type LingerTimers,
   type Logger,
   type MetricsRegistry,
+  newSubscription,
   noopMetrics,
   type OpaquePortsListener,
+  type Publisher,
+  Publishers,
   type Service,
+  type Subscription,
   serviceOpaquePorts,
   silentLogger,
 } from "@destination/k8s-discovery";
-import { NotificationQueue, newSubscription, type Subscription } from "./notification-queue.js";
 import { PortSet } from "./port-set.js";
 
 /** A Service by namespace and name. */
@@ -24,12 +28,29 @@ export interface OpaquePortsWatcherOptions {
   defaultOpaquePorts: ReadonlySet<number>;
   logger?: Logger;
   metrics?: MetricsRegistry;
+  /** How long a Service without listeners is kept, in ms; 0 (the default) drops it at once. */
+  lingerMs?: number;
+  timers?: LingerTimers;
 }
 
-/** The opaque ports of one Service and who listens to them. */
-interface ServiceEntry {
+/** The opaque ports of one subscribed Service and who listens to them. */
+class ServiceEntry implements Publisher {
   ports: PortSet;
-  readonly subscriptions: Subscription<OpaquePortsListener>[];
+  readonly subscriptions: Subscription<OpaquePortsListener>[] = [];
+  readonly #close: () => void;
+
+  constructor(ports: PortSet, close: () => void) {
+    this.ports = ports;
+    this.#close = close;
+  }
+
+  get listenerCount(): number {
+    return this.subscriptions.length;
+  }
+
+  close(): void {
+    this.#close();
+  }
 }
 
 const keyOfId = (id: ServiceId) => `${id.namespace}/${id.name}`;
@@ -49,8 +70,7 @@ export class OpaquePortsWatcher {
   readonly #cluster: Pick<Cluster, "services">;
   readonly #defaults: PortSet;
   readonly #logger: Logger;
-  readonly #entries = new Map<string, ServiceEntry>();
-  readonly #notifications: NotificationQueue;
+  readonly #entries: Publishers<ServiceEntry>;
   readonly #subscribersGauge: GaugeMetric;
   readonly #removeHandler: () => void;
 
@@ -58,8 +78,17 @@ export class OpaquePortsWatcher {
     this.#cluster = cluster;
     this.#defaults = PortSet.of(options.defaultOpaquePorts);
     this.#logger = options.logger ?? silentLogger;
-    this.#notifications = new NotificationQueue(this.#logger);
     const metrics = options.metrics ?? noopMetrics;
+    this.#entries = new Publishers({
+      gauge: {
+        name: "opaque_ports_publishers",
+        help: "Services whose opaque ports have listeners: one publisher each.",
+      },
+      metrics,
+      logger: this.#logger,
+      lingerMs: options.lingerMs,
+      timers: options.timers,
+    });
     this.#subscribersGauge = metrics.gauge(
       "service_subscribers",
       "Listeners of the opaque ports of one Service.",
@@ -80,22 +109,23 @@ export class OpaquePortsWatcher {
   subscribe(id: ServiceId, listener: OpaquePortsListener): void {
     const cached = this.#cluster.services.get(id.namespace, id.name);
     if (cached?.spec?.type === "ExternalName") throw new InvalidServiceError(id.namespace, id.name);
-    const key = keyOfId(id);
-    let entry = this.#entries.get(key);
-    if (entry === undefined) {
-      entry = { ports: this.#portsOf(cached) ?? this.#defaults, subscriptions: [] };
-      this.#entries.set(key, entry);
-    }
+    const entry = this.#entries.acquire(
+      keyOfId(id),
+      () =>
+        new ServiceEntry(this.#portsOf(cached) ?? this.#defaults, () =>
+          this.#subscribersGauge.remove(labelsOf(id)),
+        ),
+    );
     const subscription = newSubscription(listener);
     entry.subscriptions.push(subscription);
     this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
     const ports = entry.ports;
-    this.#notifications.notify([subscription], (l) => l.updateService(ports), labelsOf(id));
+    this.#entries.deliver([subscription], (l) => l.updateService(ports), labelsOf(id));
   }
 
   /**
-   * Removes one registration of the listener. With the last one gone the gauge series and the
-   * entry go too; a later subscriber gets its set from the cache.
+   * Removes one registration of the listener. With the last one gone the entry and its gauge
+   * series go too (after the linger, if any); a later subscriber gets its set from the cache.
    */
   unsubscribe(id: ServiceId, listener: OpaquePortsListener): void {
     const key = keyOfId(id);
@@ -111,12 +141,8 @@ export class OpaquePortsWatcher {
     }
     const [subscription] = entry.subscriptions.splice(index, 1);
     if (subscription !== undefined) subscription.active = false;
-    if (entry.subscriptions.length > 0) {
-      this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
-    } else {
-      this.#subscribersGauge.remove(labelsOf(id));
-      this.#entries.delete(key);
-    }
+    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
+    this.#entries.release(key);
   }
 
   /** Stops listening to the cache; subscribers keep their last set and hear nothing more. */
@@ -124,20 +150,19 @@ export class OpaquePortsWatcher {
     this.#removeHandler();
   }
 
-  /** O-1: the first sight of a Service only records its set; later ones notify on change. */
+  /**
+   * O-1: listeners hear a change of the set. A Service nobody listens to has no entry: its
+   * first subscriber reads the set from the cache.
+   */
   #apply(service: Service): void {
+    const entry = this.#entries.get(keyOfId(idOf(service)));
+    if (entry === undefined) return;
     const ports = this.#portsOf(service);
     if (ports === undefined) return;
-    const key = keyOfId(idOf(service));
-    const entry = this.#entries.get(key);
-    if (entry === undefined) {
-      this.#entries.set(key, { ports, subscriptions: [] });
-      return;
-    }
     this.#set(entry, ports, idOf(service));
   }
 
-  /** O-2: a deleted Service falls back to the defaults; its entry stays. */
+  /** O-2: a deleted Service falls back to the defaults; its entry stays while listened to. */
   #delete(service: Service): void {
     const entry = this.#entries.get(keyOfId(idOf(service)));
     if (entry !== undefined) this.#set(entry, this.#defaults, idOf(service));
@@ -146,7 +171,7 @@ export class OpaquePortsWatcher {
   #set(entry: ServiceEntry, ports: PortSet, id: ServiceId): void {
     if (entry.ports.equals(ports)) return;
     entry.ports = ports;
-    this.#notifications.notify(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));
+    this.#entries.deliver(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));
   }
 
   /**

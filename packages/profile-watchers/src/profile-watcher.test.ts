@@ -137,20 +137,71 @@ describe("ProfileWatcher", () => {
     expect(listener.profiles).toEqual([null]);
   });
 
-  it("P-4: a publisher and its series outlive the last subscriber", () => {
+  it("a publisher and its series go with the last subscriber; the next one reads the cache", () => {
     const { cluster, watcher, metrics } = setup();
     cluster.apply(serviceProfile("a"));
     const gone = recorder();
     watcher.subscribe(ID, gone);
+    expect(metrics.value("profile_publishers")).toBe(1);
     watcher.unsubscribe(ID, gone);
-    expect(metrics.value("profile_subscribers", LABELS)).toBe(0);
-    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    expect(metrics.value("profile_subscribers", LABELS)).toBeUndefined();
+    expect(metrics.value("profile_updates", LABELS)).toBeUndefined();
+    expect(metrics.value("profile_publishers")).toBe(0);
     cluster.apply(serviceProfile("b"));
-    expect(metrics.value("profile_updates", LABELS)).toBe(2);
+    expect(metrics.value("profile_updates", LABELS)).toBeUndefined();
     expect(gone.seen).toEqual(["a"]);
     const later = recorder();
     watcher.subscribe(ID, later);
     expect(later.seen).toEqual(["b"]);
+    expect(metrics.value("profile_subscribers", LABELS)).toBe(1);
+    expect(metrics.value("profile_updates", LABELS)).toBe(0);
+  });
+
+  it("ids from client namespaces leave nothing behind once their streams are gone", () => {
+    const { cluster, watcher, metrics } = setup();
+    cluster.apply(serviceProfile("a"));
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const subscribed = Array.from({ length: 2000 }, (_, i) => {
+        const id = { namespace: `ns-${i}`, name: FQDN };
+        const listener = recorder();
+        watcher.subscribe(id, listener);
+        return { id, listener };
+      });
+      expect(metrics.value("profile_publishers")).toBe(2000);
+      expect(metrics.series("profile_subscribers").size).toBe(2000);
+      for (const { id, listener } of subscribed) watcher.unsubscribe(id, listener);
+      expect(metrics.value("profile_publishers")).toBe(0);
+      expect(metrics.series("profile_subscribers").size).toBe(0);
+      expect(metrics.series("profile_updates").size).toBe(0);
+    }
+  });
+
+  it("with a linger, an id without listeners is kept until the timer fires", () => {
+    const cluster = new MemoryCluster();
+    const metrics = new InMemoryMetrics();
+    let fire: (() => void) | undefined;
+    const watcher = new ProfileWatcher(cluster, {
+      metrics,
+      lingerMs: 30_000,
+      timers: {
+        setTimeout: (callback) => {
+          fire = callback;
+          return 1;
+        },
+        clearTimeout: () => {
+          fire = undefined;
+        },
+      },
+    });
+    const listener = recorder();
+    watcher.subscribe(ID, listener);
+    watcher.unsubscribe(ID, listener);
+    cluster.apply(serviceProfile("a"));
+    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    expect(metrics.value("profile_publishers")).toBe(1);
+    fire?.();
+    expect(metrics.value("profile_publishers")).toBe(0);
+    expect(metrics.value("profile_updates", LABELS)).toBeUndefined();
   });
 
   it("P-4: an unsubscribed listener hears nothing more while the others still do", () => {
@@ -169,10 +220,10 @@ describe("ProfileWatcher", () => {
   it("metrics: profile_subscribers counts listeners, profile_updates counts forwarded events", () => {
     const { cluster, watcher, metrics } = setup();
     const otherLabels = { namespace: "client-ns", profile: FQDN };
-    // A profile nobody listens to still gets both series, at zero subscribers.
+    // A profile nobody listens to has no series.
     cluster.apply(serviceProfile("a"));
-    expect(metrics.value("profile_subscribers", LABELS)).toBe(0);
-    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    expect(metrics.value("profile_subscribers", LABELS)).toBeUndefined();
+    expect(metrics.value("profile_updates", LABELS)).toBeUndefined();
     const first = recorder();
     watcher.subscribe(ID, first);
     watcher.subscribe(ID, recorder());
@@ -180,12 +231,12 @@ describe("ProfileWatcher", () => {
     expect(metrics.value("profile_subscribers", LABELS)).toBe(2);
     expect(metrics.value("profile_subscribers", otherLabels)).toBe(1);
     // Initial values told on subscribe are not updates.
-    expect(metrics.value("profile_updates", LABELS)).toBe(1);
+    expect(metrics.value("profile_updates", LABELS)).toBe(0);
     expect(metrics.value("profile_updates", otherLabels)).toBe(0);
     cluster.apply(serviceProfile("b"));
     cluster.resync();
     cluster.delete("ServiceProfile", NS, FQDN);
-    expect(metrics.value("profile_updates", LABELS)).toBe(4);
+    expect(metrics.value("profile_updates", LABELS)).toBe(3);
     watcher.unsubscribe(ID, first);
     expect(metrics.value("profile_subscribers", LABELS)).toBe(1);
   });

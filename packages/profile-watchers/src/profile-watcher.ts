@@ -2,15 +2,19 @@ import {
   type Cluster,
   type CounterMetric,
   type GaugeMetric,
+  type LingerTimers,
   type Logger,
   type MetricLabels,
   type MetricsRegistry,
+  newSubscription,
   noopMetrics,
   type ProfileListener,
+  type Publisher,
+  Publishers,
   type ServiceProfile,
+  type Subscription,
   silentLogger,
 } from "@destination/k8s-discovery";
-import { NotificationQueue, newSubscription, type Subscription } from "./notification-queue.js";
 
 /**
  * A ServiceProfile by name. `name` is the service FQDN `<svc>.<ns>.svc.<clusterDomain>` (the
@@ -25,13 +29,35 @@ export interface ProfileId {
 export interface ProfileWatcherOptions {
   logger?: Logger;
   metrics?: MetricsRegistry;
+  /** How long an id without listeners is kept, in ms; 0 (the default) drops it at once. */
+  lingerMs?: number;
+  timers?: LingerTimers;
 }
 
-/** The current profile of one id and who listens to it. */
-interface ProfilePublisher {
+/** The current profile of one id and who listens to it; its series go with it. */
+class ProfilePublisher implements Publisher {
   readonly labels: MetricLabels;
   profile: ServiceProfile | null;
-  readonly subscriptions: Subscription<ProfileListener>[];
+  readonly subscriptions: Subscription<ProfileListener>[] = [];
+  readonly #series: readonly (GaugeMetric | CounterMetric)[];
+
+  constructor(
+    id: ProfileId,
+    profile: ServiceProfile | null,
+    series: readonly (GaugeMetric | CounterMetric)[],
+  ) {
+    this.labels = { namespace: id.namespace, profile: id.name };
+    this.profile = profile;
+    this.#series = series;
+  }
+
+  get listenerCount(): number {
+    return this.subscriptions.length;
+  }
+
+  close(): void {
+    for (const metric of this.#series) metric.remove(this.labels);
+  }
 }
 
 const keyOfId = (id: ProfileId) => `${id.namespace}/${id.name}`;
@@ -44,12 +70,14 @@ const idOf = (profile: ServiceProfile): ProfileId => ({
 /**
  * ServiceProfiles by id as live values (watchers.md §6.1). A subscriber hears the current
  * profile (or null) at once, then every add, update and resync of it, and null on delete.
+ *
+ * The id's namespace comes from the client (its context token), so an id is kept only while
+ * it has listeners: its publisher and `profile_*` series go with the last one.
  */
 export class ProfileWatcher {
   readonly #cluster: Pick<Cluster, "serviceProfiles">;
   readonly #logger: Logger;
-  readonly #publishers = new Map<string, ProfilePublisher>();
-  readonly #notifications: NotificationQueue;
+  readonly #publishers: Publishers<ProfilePublisher>;
   readonly #subscribersGauge: GaugeMetric;
   readonly #updatesCounter: CounterMetric;
   readonly #removeHandler: () => void;
@@ -57,8 +85,17 @@ export class ProfileWatcher {
   constructor(cluster: Pick<Cluster, "serviceProfiles">, options: ProfileWatcherOptions = {}) {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
-    this.#notifications = new NotificationQueue(this.#logger);
     const metrics = options.metrics ?? noopMetrics;
+    this.#publishers = new Publishers({
+      gauge: {
+        name: "profile_publishers",
+        help: "ServiceProfile ids with listeners: one publisher each.",
+      },
+      metrics,
+      logger: this.#logger,
+      lingerMs: options.lingerMs,
+      timers: options.timers,
+    });
     this.#subscribersGauge = metrics.gauge(
       "profile_subscribers",
       "Listeners of one ServiceProfile id.",
@@ -70,28 +107,26 @@ export class ProfileWatcher {
       ["namespace", "profile"],
     );
     this.#removeHandler = cluster.serviceProfiles.addHandler({
-      add: (profile) => this.#publish(idOf(profile), profile),
-      update: (_oldProfile, newProfile) => this.#publish(idOf(newProfile), newProfile),
-      delete: (profile) => {
-        const publisher = this.#publishers.get(keyOfId(idOf(profile)));
-        if (publisher !== undefined) this.#set(publisher, null);
-      },
+      add: (profile) => this.#publish(profile, profile),
+      update: (_oldProfile, newProfile) => this.#publish(newProfile, newProfile),
+      delete: (profile) => this.#publish(profile, null),
     });
   }
 
   /** P-1: registers the listener and calls `update` with the current profile, or null. */
   subscribe(id: ProfileId, listener: ProfileListener): void {
-    const publisher = this.#publisher(id);
+    const publisher = this.#publishers.acquire(keyOfId(id), () => this.#newPublisher(id));
     const subscription = newSubscription(listener);
     publisher.subscriptions.push(subscription);
     this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.length);
     const profile = publisher.profile;
-    this.#notifications.notify([subscription], (l) => l.update(profile), { ...publisher.labels });
+    this.#publishers.deliver([subscription], (l) => l.update(profile), { ...publisher.labels });
   }
 
   /**
-   * Removes one registration of the listener; it hears nothing more from this id. The
-   * publisher and its metric series stay (P-4).
+   * Removes one registration of the listener; it hears nothing more from this id. With the
+   * last one gone the publisher and its `profile_*` series go too; a later subscriber reads
+   * the cache, as the first one did.
    */
   unsubscribe(id: ProfileId, listener: ProfileListener): void {
     const publisher = this.#publishers.get(keyOfId(id));
@@ -113,6 +148,7 @@ export class ProfileWatcher {
     const [subscription] = publisher.subscriptions.splice(index, 1);
     if (subscription !== undefined) subscription.active = false;
     this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.length);
+    this.#publishers.release(keyOfId(id));
   }
 
   /** Stops listening to the cache; subscribers keep their last value and hear nothing more. */
@@ -120,34 +156,26 @@ export class ProfileWatcher {
     this.#removeHandler();
   }
 
-  /** P-2: every add, update and resync is forwarded, with the cache's object. */
-  #publish(id: ProfileId, profile: ServiceProfile): void {
-    this.#set(this.#publisher(id, profile), profile);
-  }
-
-  #set(publisher: ProfilePublisher, profile: ServiceProfile | null): void {
+  /**
+   * P-2: every add, update and resync is forwarded, with the cache's object; null on delete.
+   * An id nobody listens to has no publisher, and the event is not kept.
+   */
+  #publish(object: ServiceProfile, profile: ServiceProfile | null): void {
+    const publisher = this.#publishers.get(keyOfId(idOf(object)));
+    if (publisher === undefined) return;
     publisher.profile = profile;
     this.#updatesCounter.inc(publisher.labels);
-    this.#notifications.notify(publisher.subscriptions, (l) => l.update(profile), {
+    this.#publishers.deliver(publisher.subscriptions, (l) => l.update(profile), {
       ...publisher.labels,
     });
   }
 
-  /**
-   * Gets or creates the publisher of an id (P-4: never deleted). A new one starts from `initial`
-   * when an event brings the object, else from the cache.
-   */
-  #publisher(id: ProfileId, initial?: ServiceProfile): ProfilePublisher {
-    const key = keyOfId(id);
-    const existing = this.#publishers.get(key);
-    if (existing !== undefined) return existing;
-    const publisher: ProfilePublisher = {
-      labels: { namespace: id.namespace, profile: id.name },
-      profile: initial ?? this.#cached(id),
-      subscriptions: [],
-    };
-    this.#publishers.set(key, publisher);
-    // Both series exist from the publisher's creation, at zero, as a scrape upstream shows them.
+  /** A publisher for a first listener, from the cache. Both series start at zero. */
+  #newPublisher(id: ProfileId): ProfilePublisher {
+    const publisher = new ProfilePublisher(id, this.#cached(id), [
+      this.#subscribersGauge,
+      this.#updatesCounter,
+    ]);
     this.#subscribersGauge.set(publisher.labels, 0);
     this.#updatesCounter.inc(publisher.labels, 0);
     return publisher;
