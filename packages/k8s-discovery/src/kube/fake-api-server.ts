@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { KubeConfig } from "@kubernetes/client-node";
 import { objectKey } from "../cache.js";
 import type { KubeObject } from "../objects/meta.js";
 import { apiVersionOf, RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { type KubeConfig, loadKubeConfig } from "./kube-config.js";
 
 // A small stand-in for kube-apiserver, for tests of the cluster backend: discovery,
 // SelfSubjectAccessReviews, paginated lists, watches with history, bookmarks, 410 Gone,
@@ -94,10 +94,7 @@ export class FakeApiServer {
   }
 
   kubeConfig(): KubeConfig {
-    const config = new KubeConfig();
-    config.loadFromString(this.kubeconfigYaml());
-    config.setCurrentContext("fake");
-    return config;
+    return loadKubeConfig({ kubeconfigYaml: this.kubeconfigYaml(), context: "fake" });
   }
 
   async close(): Promise<void> {
