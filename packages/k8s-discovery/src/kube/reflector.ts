@@ -125,7 +125,7 @@ export class Reflector<T extends KubeObject> {
     while (!this.#stopped) {
       if (position.mustList) {
         try {
-          const { items, resourceVersion } = await this.#list();
+          const { items, resourceVersion } = await this.#list(listed ? "consistent" : "cache");
           if (this.#stopped) return;
           store.replace(items);
           if (listed) metrics.relisted();
@@ -156,18 +156,27 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  async #list(): Promise<{ items: T[]; resourceVersion: string }> {
+  /**
+   * The first list is read from the API server's watch cache (`resourceVersion=0`), as
+   * client-go's reflector does: a consistent list is a quorum read of every object from etcd,
+   * the heaviest request a client makes, and every replica makes it at every start. What the
+   * cache holds may be a little older than etcd; the watch from its version then brings the
+   * store up to date. A relist reads consistently: it follows a 410 Gone or a watch error, when
+   * the store may already hold newer versions than a lagging cache, and a list from that cache
+   * would take the store back in time.
+   */
+  async #list(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
     try {
-      return await this.#listPages();
+      return await this.#listPages(from);
     } catch (err) {
       // A continue token expired mid-list (410): the list starts over once, at the newest state.
-      if (err instanceof ContinueExpired) return await this.#listPages();
-      if (this.#refusedMetadata(err)) return await this.#listPages();
+      if (err instanceof ContinueExpired) return await this.#listPages("consistent");
+      if (this.#refusedMetadata(err)) return await this.#listPages(from);
       throw err;
     }
   }
 
-  async #listPages(): Promise<{ items: T[]; resourceVersion: string }> {
+  async #listPages(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let resourceVersion = "";
     let token: string | undefined;
@@ -176,7 +185,14 @@ export class Reflector<T extends KubeObject> {
       try {
         page = await this.#options.client.json<ListResponse>({
           path: this.#path,
-          query: { limit: this.#options.pageSize ?? DEFAULT_PAGE_SIZE, continue: token },
+          // The watch cache ignores `limit` and answers `resourceVersion=0` in one response;
+          // without one the server pages as asked. The continue token carries the version of
+          // the first page, and the server refuses a resourceVersion alongside it.
+          query: {
+            limit: this.#options.pageSize ?? DEFAULT_PAGE_SIZE,
+            continue: token,
+            resourceVersion: from === "cache" && token === undefined ? "0" : undefined,
+          },
           accept: this.#accept(METADATA_LIST_ACCEPT),
           signal: this.#stop.signal,
         });
