@@ -42,22 +42,44 @@ function bind(server: grpc.Server, address: string): Promise<number> {
   });
 }
 
+/** A gRPC server with health and reflection, not yet serving Destination nor bound. */
+export interface PreparedGrpcServer {
+  /**
+   * Adds Destination and binds. Called only once the caches have synced (X-1), so the port
+   * accepts connections only when answers are complete.
+   */
+  start(
+    destination: DestinationServer,
+    listen: { host: string; port: number },
+  ): Promise<GrpcServer>;
+}
+
 /**
- * Builds the gRPC server (Destination, health, reflection) and binds it. Called only once the
- * caches have synced (X-1), so the port accepts connections only when answers are complete.
+ * Builds the gRPC server up to binding. The server calls this while the caches sync, which
+ * mostly waits on the API server, so building reflection does not come after the sync.
  */
-export async function startGrpcServer(
-  destination: DestinationServer,
-  listen: { host: string; port: number },
+export async function prepareGrpcServer(
   transport: GrpcTransportOptions,
   logger: ServerLogger,
-): Promise<GrpcServer> {
+): Promise<PreparedGrpcServer> {
   const server = new grpc.Server(channelOptions(transport));
-  server.addService(DestinationService, destination);
   const health = new HealthImplementation({ "": "SERVING" });
   health.setStatus("io.linkerd.proxy.destination.Destination", "SERVING");
   health.addToServer(server);
-  addReflection(server);
+  await addReflection(server);
+  return {
+    start: (destination, listen) => startPrepared(server, health, destination, listen, logger),
+  };
+}
+
+async function startPrepared(
+  server: grpc.Server,
+  health: HealthImplementation,
+  destination: DestinationServer,
+  listen: { host: string; port: number },
+  logger: ServerLogger,
+): Promise<GrpcServer> {
+  server.addService(DestinationService, destination);
 
   let port: number;
   if (listen.host === "") {
