@@ -38,6 +38,49 @@ describe("ListItems", () => {
     expect(read(JSON.stringify({ items: [nested], metadata: {} })).items).toEqual([nested]);
   });
 
+  it("leaves the fieldsV1 values of managedFields out, however the body is cut", () => {
+    const managedFields = [
+      {
+        manager: "kubelet",
+        operation: "Update",
+        time: "2026-01-01T00:00:05Z",
+        fieldsV1: { "f:status": { 'k:{"ip":"10.0.0.1"}': { ".": {} } } },
+      },
+      { manager: "x", operation: "Apply", fieldsV1: [1, [2]], subresource: "status" },
+    ];
+    const item = {
+      metadata: { name: "a", managedFields },
+      spec: { fieldsV1: { kept: true } },
+    };
+    const body = JSON.stringify({ metadata: { resourceVersion: "1" }, items: [item, item] });
+    const expected = {
+      metadata: {
+        name: "a",
+        managedFields: [
+          { manager: "kubelet", operation: "Update", time: "2026-01-01T00:00:05Z", fieldsV1: {} },
+          { manager: "x", operation: "Apply", fieldsV1: [], subresource: "status" },
+        ],
+      },
+      spec: { fieldsV1: { kept: true } },
+    };
+    expect(read(body).items).toEqual([expected, expected]);
+    // A chunk may end inside the key itself; that value is then kept whole, which is harmless.
+    const emptied = (items: unknown[]) =>
+      (items as (typeof item)[]).map((it) => ({
+        ...it,
+        metadata: {
+          ...it.metadata,
+          managedFields: it.metadata.managedFields.map((m) => ({
+            ...m,
+            fieldsV1: Array.isArray(m.fieldsV1) ? [] : {},
+          })),
+        },
+      }));
+    for (let cut = 0; cut <= body.length; cut++) {
+      expect(emptied(read(body, [cut]).items)).toEqual([expected, expected]);
+    }
+  });
+
   it("throws on a body that ends early", () => {
     const list = new ListItems();
     list.push(Buffer.from('{"items":[{"a":'));
