@@ -7,6 +7,11 @@ import type { WorkloadPublisher } from "./workload-publisher.js";
 export class PublisherRegistry {
   readonly #byIp = new Map<string, Map<number, WorkloadPublisher>>();
 
+  /** Whether no publisher is registered: then no pod event needs routing. */
+  get empty(): boolean {
+    return this.#byIp.size === 0;
+  }
+
   get(ip: string, port: number): WorkloadPublisher | undefined {
     return this.#byIp.get(ip)?.get(port);
   }

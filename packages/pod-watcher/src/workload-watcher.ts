@@ -214,6 +214,8 @@ export class WorkloadWatcher {
   }
 
   #podEvent(pod: Pod, deleted: boolean): void {
+    // The initial list of every pod arrives before any subscription: nothing to route.
+    if (this.#registry.empty) return;
     for (const publisher of publishersReachedByPod(this.#registry, pod)) {
       publisher.podChanged(pod, deleted);
     }
