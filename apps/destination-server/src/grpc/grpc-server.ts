@@ -1,7 +1,7 @@
 import { type DestinationServer, DestinationService } from "@destination/proto";
 import { joinHostPort } from "@destination/translators";
 import * as grpc from "@grpc/grpc-js";
-import { HealthImplementation } from "grpc-health-check";
+import type { HealthImplementation } from "grpc-health-check";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { addReflection } from "./reflection.js";
 
@@ -63,6 +63,8 @@ export async function prepareGrpcServer(
   logger: ServerLogger,
 ): Promise<PreparedGrpcServer> {
   const server = new grpc.Server(channelOptions(transport));
+  // Imported here for the same reason as reflection's libraries: it loads protobufjs.
+  const { HealthImplementation } = await import("grpc-health-check");
   const health = new HealthImplementation({ "": "SERVING" });
   health.setStatus("io.linkerd.proxy.destination.Destination", "SERVING");
   health.addToServer(server);

@@ -2,7 +2,6 @@ import { create, toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { destinationApiFiles } from "@destination/proto";
 import type * as grpc from "@grpc/grpc-js";
-import { protoPath as healthProtoPath } from "grpc-health-check";
 
 /**
  * Server reflection (so `grpcurl -plaintext` works without .proto files), built from the
@@ -11,9 +10,14 @@ import { protoPath as healthProtoPath } from "grpc-health-check";
  * the server: loading and building them takes about 0.2 s that the caller can overlap.
  */
 export async function addReflection(server: grpc.Server): Promise<void> {
-  const [{ loadFileDescriptorSetFromBuffer, loadSync }, { ReflectionService }] = await Promise.all([
+  const [
+    { loadFileDescriptorSetFromBuffer, loadSync },
+    { ReflectionService },
+    { protoPath: healthProtoPath },
+  ] = await Promise.all([
     import("@grpc/proto-loader"),
     import("@grpc/reflection"),
+    import("grpc-health-check"),
   ]);
   const descriptorSet = toBinary(
     FileDescriptorSetSchema,
