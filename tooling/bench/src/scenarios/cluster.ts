@@ -42,6 +42,7 @@ interface Pass {
   readyCpuMs: number;
   idleRssMb: number;
   coldMs: number;
+  coldCpuMs: number;
   rssBeforeChurnMb: number;
   churnRssMb: number;
   churnCpuMs: number;
@@ -190,10 +191,12 @@ async function onePass(
         path: authority(s),
         nodeName: nodeName(s),
       }));
+      const coldCpu0 = server.cpuMs();
       const t0 = nowMs();
       const group = new StreamGroup(pool, specs);
       const { lastMs } = await group.waitFor(1, 120_000);
       const coldMs = lastMs - t0;
+      const coldCpuMs = server.cpuMs() - coldCpu0;
       const rssBeforeChurnMb = server.rssMb();
       ctx.log(`cluster ${kind}: churning ${p.churnSeconds} s`);
       const cpu0 = server.cpuMs();
@@ -209,6 +212,7 @@ async function onePass(
         readyCpuMs: server.readyCpuMs,
         idleRssMb,
         coldMs,
+        coldCpuMs,
         rssBeforeChurnMb,
         churnRssMb: server.rssMb(),
         churnCpuMs,
@@ -283,6 +287,9 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
       samples: cold.count,
       median_ms: cold.median,
       p99_ms: cold.p99,
+      // The server's CPU over the storm of first Gets, and its RSS with the streams open.
+      cpu_ms: median(pick((x) => x.coldCpuMs)),
+      rss_mb: median(pick((x) => x.rssBeforeChurnMb)),
       ...(ours
         ? {
             ratio_to_upstream: ratio(
