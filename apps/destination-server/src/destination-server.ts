@@ -17,7 +17,7 @@ import { parseListenAddress } from "./config/listen-address.js";
 import type { DestinationContext } from "./grpc/destination-context.js";
 import { handleGet } from "./grpc/get-handler.js";
 import { handleGetProfile } from "./grpc/get-profile-handler.js";
-import { type GrpcServer, startGrpcServer } from "./grpc/grpc-server.js";
+import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
 import { NodeZones } from "./grpc/node-zones.js";
 import { createServerLogger } from "./logging/server-logger.js";
 import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
@@ -176,6 +176,10 @@ export async function startDestinationServer(
     });
 
     await cluster.start();
+    // Built while the first lists are on their way, rather than after them.
+    const preparing = prepareGrpcServer(options, logger);
+    // Never left unhandled should the sync fail first.
+    preparing.catch(() => {});
     await withTimeout(
       cluster.whenSynced(),
       options.cacheSyncTimeoutMs,
@@ -232,7 +236,7 @@ export async function startDestinationServer(
       get: (call) => handleGet(ctx, call),
       getProfile: (call) => handleGetProfile(ctx, call),
     };
-    const grpc: GrpcServer = await startGrpcServer(destination, grpcListen, options, logger);
+    const grpc: GrpcServer = await (await preparing).start(destination, grpcListen);
     cleanups.push(async () => {
       streams.endAll();
       await grpc.shutdown(options.shutdownTimeoutMs);

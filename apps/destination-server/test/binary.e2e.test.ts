@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DestinationClient } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +51,41 @@ describe("the destination-server binary", () => {
     expect(lines).toHaveLength(1);
     if (message !== undefined) expect(lines[0]).toBe(`destination-server: ${message}`);
     else expect(lines[0]).toMatch(/^destination-server: invalid value/);
+  });
+
+  it("serves manifests without ever loading @kubernetes/client-node", async () => {
+    // A loader hook in the child records every module it resolves.
+    const hooks = await mkdtemp(join(tmpdir(), "destination-module-log-"));
+    try {
+      const log = join(hooks, "modules.log");
+      await writeFile(
+        join(hooks, "hooks.mjs"),
+        [
+          'import { appendFileSync } from "node:fs";',
+          "export async function resolve(specifier, context, next) {",
+          "  const resolved = await next(specifier, context);",
+          `  appendFileSync(${JSON.stringify(log)}, resolved.url + "\\n");`,
+          "  return resolved;",
+          "}",
+        ].join("\n"),
+      );
+      await writeFile(
+        join(hooks, "register.mjs"),
+        'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n',
+      );
+      folder = await ManifestFolder.create();
+      await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+      const server = await spawnServer(["--manifests", folder.dir], {
+        nodeArgs: ["--import", join(hooks, "register.mjs")],
+      });
+      server.child.kill("SIGTERM");
+      expect((await server.exit).code).toBe(0);
+      const modules = (await readFile(log, "utf8")).split("\n");
+      expect(modules.some((m) => m.includes("k8s-discovery"))).toBe(true);
+      expect(modules.filter((m) => m.includes("client-node"))).toEqual([]);
+    } finally {
+      await rm(hooks, { recursive: true, force: true });
+    }
   });
 
   it("exits non-zero with one line when the manifests folder does not exist", async () => {

@@ -22,7 +22,7 @@ export type { ApiResource } from "./kube/api-resource.js";
 export type { BackoffPolicy } from "./kube/backoff.js";
 export type { KubeCluster, KubeClusterOptions, NamespacedWatch } from "./kube/kube-cluster.js";
 export { createKubeCluster } from "./kube/kube-cluster.js";
-export type { KubeConfigSource } from "./kube/kube-config.js";
+export type { KubeConfig, KubeConfigSource } from "./kube/kube-config.js";
 export { loadKubeConfig } from "./kube/kube-config.js";
 export type { WatchStore } from "./kube/reflector.js";
 export type { LabelMatcher, Labels } from "./label-selector.js";

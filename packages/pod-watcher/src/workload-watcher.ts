@@ -260,6 +260,8 @@ export class WorkloadWatcher {
   }
 
   #podEvent(pod: Pod, deleted: boolean): void {
+    // The initial list of every pod arrives before any subscription: nothing to route.
+    if (this.#publishers.size === 0) return;
     for (const publisher of publishersReachedByPod(this.#publishers, pod)) {
       publisher.podChanged(pod, deleted);
     }

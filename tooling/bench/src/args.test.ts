@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ArgsError, parseArgs, resolvePlan, SCENARIOS } from "./args.js";
+import { ArgsError, DEFAULT_SCENARIOS, parseArgs, resolvePlan } from "./args.js";
 
 describe("parseArgs", () => {
   it("defaults to a full run of every scenario", () => {
     const args = parseArgs([]);
     expect(args.quick).toBe(false);
     expect(args.json).toBeUndefined();
-    expect(args.only).toEqual([...SCENARIOS]);
+    expect(args.only).toEqual([...DEFAULT_SCENARIOS]);
+    expect(args.only).not.toContain("cluster");
   });
 
   it("reads flags in both spellings and ignores a literal --", () => {

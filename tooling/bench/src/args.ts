@@ -3,8 +3,10 @@
 /** Kept here (not imported from experiments.ts) so that parsing stays free of server code. */
 export const EXPERIMENT_NAMES = ["lean-delivery"] as const;
 
-export const SCENARIOS = ["fanout", "scale", "churn", "storm"] as const;
+export const SCENARIOS = ["fanout", "scale", "churn", "storm", "cluster"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
+/** `cluster` needs a real API server (built on first use), so it runs only when asked for. */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ["fanout", "scale", "churn", "storm"];
 
 export interface BenchArgs {
   readonly quick: boolean;
@@ -20,6 +22,7 @@ export interface BenchArgs {
   readonly fanoutStreams: readonly number[] | undefined;
   readonly stormStreams: readonly number[] | undefined;
   readonly scalePods: readonly number[] | undefined;
+  readonly clusterPods: number | undefined;
   /** Runtime patches of the server child that model a proposed change (experiments.ts). */
   readonly experiments: readonly string[];
   readonly help: boolean;
@@ -36,12 +39,14 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --json FILE         also write the results as JSON
   --runs N            repetitions per measurement (default 5, 2 with --quick)
   --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
+                      (default: all but cluster)
   --churn-seconds N   churn duration (default 30, 5 with --quick)
   --cpu-prof DIR      run the server children with --cpu-prof into DIR
   --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
   --fanout-streams L  fan-out stream counts (default 1000,10000; 1000 with --quick)
   --storm-streams L   subscribe-storm stream counts (default 1000,10000; 1000 with --quick)
   --scale-pods L      scale pod counts (default 1000,10000,50000; 1000,10000 with --quick)
+  --cluster-pods N    pods of the cluster scenario (default 10000, 2000 with --quick)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -71,13 +76,14 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     quick: false,
     json: undefined as string | undefined,
     runs: undefined as number | undefined,
-    only: [...SCENARIOS] as ScenarioName[],
+    only: [...DEFAULT_SCENARIOS] as ScenarioName[],
     churnSeconds: undefined as number | undefined,
     cpuProf: undefined as string | undefined,
     heapSnapshot: undefined as string | undefined,
     fanoutStreams: undefined as number[] | undefined,
     stormStreams: undefined as number[] | undefined,
     scalePods: undefined as number[] | undefined,
+    clusterPods: undefined as number | undefined,
     experiments: [] as string[],
     help: false,
   };
@@ -120,6 +126,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         break;
       case "--scale-pods":
         args.scalePods = intList(flag, next());
+        break;
+      case "--cluster-pods":
+        args.clusterPods = positiveInt(flag, next());
         break;
       case "--experiment":
         for (const name of value(flag, next()).split(",")) {
@@ -182,6 +191,14 @@ export interface BenchPlan {
     readonly podsPerService: number;
     readonly runs: number;
   };
+  /** Against a real API server, ours and (when built) upstream's, alternating passes. */
+  readonly cluster: {
+    readonly services: number;
+    readonly podsPerService: number;
+    readonly passes: number;
+    readonly churnSeconds: number;
+    readonly churnPerSecond: number;
+  };
 }
 
 export function resolvePlan(args: BenchArgs): BenchPlan {
@@ -216,6 +233,14 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       services: 1000,
       podsPerService: 10,
       runs: args.quick ? (args.runs ?? 1) : runs,
+    },
+    cluster: {
+      services: Math.ceil((args.clusterPods ?? (args.quick ? 2000 : 10_000)) / 10),
+      podsPerService: 10,
+      passes: args.runs ?? (args.quick ? 1 : 3),
+      churnSeconds: args.churnSeconds ?? (args.quick ? 5 : 30),
+      // Each replacement is four writes; about what one API server takes beside two servers.
+      churnPerSecond: 20,
     },
   };
 }

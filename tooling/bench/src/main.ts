@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { ArgsError, parseArgs, resolvePlan, type ScenarioName, USAGE } from "./args.js";
 import { benchDocument, formatTable, type ScenarioResult } from "./report.js";
 import { churn } from "./scenarios/churn.js";
+import { cluster } from "./scenarios/cluster.js";
 import type { ScenarioContext } from "./scenarios/common.js";
 import { fanout } from "./scenarios/fanout.js";
 import { scale } from "./scenarios/scale.js";
@@ -21,6 +22,7 @@ const RUNNERS: Record<
   scale,
   churn,
   storm: subscribeStorm,
+  cluster,
 };
 
 async function main(): Promise<number> {

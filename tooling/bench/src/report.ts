@@ -24,6 +24,10 @@ export interface ScenarioResult {
   /** Churn only: adds delivered only once their pod arrived (slice written first), and their p99. */
   readonly late_adds?: number;
   readonly late_add_p99_ms?: number;
+  /** CPU the server process used (user + system) in the measured phase, ms. */
+  readonly cpu_ms?: number;
+  /** Cluster only: ours / upstream's Go destination service, medians, same run. */
+  readonly ratio_to_upstream?: number;
   /** Anything else worth keeping (CPU, overflows, encode counts, …). */
   readonly extra?: Readonly<Record<string, ParamValue>>;
 }
@@ -93,6 +97,7 @@ export function formatTable(results: readonly ScenarioResult[]): string {
     "p99_ms",
     "ratio",
     "sync_ms",
+    "cpu_ms",
     "heap_mb",
     "rss_mb",
   ];
@@ -102,10 +107,13 @@ export function formatTable(results: readonly ScenarioResult[]): string {
     String(r.samples),
     cell(r.median_ms),
     cell(r.p99_ms),
-    r.ratio_to_limit === undefined
-      ? ""
-      : `${cell(r.ratio_to_limit)} (med ${cell(r.median_ratio_to_limit)})`,
+    r.ratio_to_limit !== undefined
+      ? `${cell(r.ratio_to_limit)} (med ${cell(r.median_ratio_to_limit)})`
+      : r.ratio_to_upstream !== undefined
+        ? `${cell(r.ratio_to_upstream)} (upstream)`
+        : "",
     cell(r.sync_ms),
+    cell(r.cpu_ms),
     cell(r.heap_mb),
     cell(r.rss_mb),
   ]);

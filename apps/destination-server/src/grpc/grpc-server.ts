@@ -1,7 +1,7 @@
 import { type DestinationServer, DestinationService } from "@destination/proto";
 import { joinHostPort } from "@destination/translators";
 import * as grpc from "@grpc/grpc-js";
-import { HealthImplementation } from "grpc-health-check";
+import type { HealthImplementation } from "grpc-health-check";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { addReflection } from "./reflection.js";
 
@@ -42,22 +42,46 @@ function bind(server: grpc.Server, address: string): Promise<number> {
   });
 }
 
+/** A gRPC server with health and reflection, not yet serving Destination nor bound. */
+export interface PreparedGrpcServer {
+  /**
+   * Adds Destination and binds. Called only once the caches have synced (X-1), so the port
+   * accepts connections only when answers are complete.
+   */
+  start(
+    destination: DestinationServer,
+    listen: { host: string; port: number },
+  ): Promise<GrpcServer>;
+}
+
 /**
- * Builds the gRPC server (Destination, health, reflection) and binds it. Called only once the
- * caches have synced (X-1), so the port accepts connections only when answers are complete.
+ * Builds the gRPC server up to binding. The server calls this while the caches sync, which
+ * mostly waits on the API server, so building reflection does not come after the sync.
  */
-export async function startGrpcServer(
-  destination: DestinationServer,
-  listen: { host: string; port: number },
+export async function prepareGrpcServer(
   transport: GrpcTransportOptions,
   logger: ServerLogger,
-): Promise<GrpcServer> {
+): Promise<PreparedGrpcServer> {
   const server = new grpc.Server(channelOptions(transport));
-  server.addService(DestinationService, destination);
+  // Imported here for the same reason as reflection's libraries: it loads protobufjs.
+  const { HealthImplementation } = await import("grpc-health-check");
   const health = new HealthImplementation({ "": "SERVING" });
   health.setStatus("io.linkerd.proxy.destination.Destination", "SERVING");
   health.addToServer(server);
-  addReflection(server);
+  await addReflection(server);
+  return {
+    start: (destination, listen) => startPrepared(server, health, destination, listen, logger),
+  };
+}
+
+async function startPrepared(
+  server: grpc.Server,
+  health: HealthImplementation,
+  destination: DestinationServer,
+  listen: { host: string; port: number },
+  logger: ServerLogger,
+): Promise<GrpcServer> {
+  server.addService(DestinationService, destination);
 
   let port: number;
   if (listen.host === "") {

@@ -3,7 +3,6 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { destinationApiFiles, file_grpc_health_v1_health } from "@destination/proto";
 import type * as grpc from "@grpc/grpc-js";
 import type { PackageDefinition } from "@grpc/proto-loader";
-import { ReflectionService } from "@grpc/reflection";
 
 /** Every file the server describes, dependencies first: the Destination API and gRPC health. */
 const SERVED_FILES = [...destinationApiFiles, file_grpc_health_v1_health];
@@ -23,9 +22,12 @@ export function servedFileDescriptors(): Buffer[] {
  * describes and calls the services without .proto files.
  *
  * @grpc/reflection indexes nothing but the `fileDescriptorProtos` of the package definition it
- * is given, so one entry carrying our descriptors is the whole input it needs.
+ * is given, so one entry carrying our descriptors is the whole input it needs. The library
+ * (protobufjs underneath) is imported here, not with the server: loading it takes time that the
+ * caller overlaps with the cache sync.
  */
-export function addReflection(server: grpc.Server): void {
+export async function addReflection(server: grpc.Server): Promise<void> {
+  const { ReflectionService } = await import("@grpc/reflection");
   const descriptors = {
     format: "Protocol Buffer 3 FileDescriptorProto",
     type: {},

@@ -42,11 +42,18 @@ export interface SpawnedServer {
   readonly logs: () => string;
 }
 
-/** Starts the binary with JSON logs and resolves once its "ready" line names the ports. */
-export function spawnServer(args: string[]): Promise<SpawnedServer> {
+/**
+ * Starts the binary with JSON logs and resolves once its "ready" line names the ports.
+ * `nodeArgs` go to node before the script.
+ */
+export function spawnServer(
+  args: string[],
+  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<SpawnedServer> {
   const child = spawn(
     process.execPath,
     [
+      ...(options.nodeArgs ?? []),
       BIN,
       "--addr",
       "127.0.0.1:0",
@@ -56,7 +63,7 @@ export function spawnServer(args: string[]): Promise<SpawnedServer> {
       "json",
       ...args,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: options.env ?? process.env },
   );
   let stdout = "";
   let stderr = "";

@@ -30,25 +30,49 @@ export async function checkApiAccess(
   client: KubeHttpClient,
   options: { readonly enableEndpointSlices: boolean },
 ): Promise<ApiAccess> {
+  // The checks are independent requests, sent at once; a failure is reported as if they had
+  // run one after another, the first in this order.
+  const slices = options.enableEndpointSlices
+    ? settle(servesKind(client, "EndpointSlice"))
+    : undefined;
+  const pods = settle(requireListAccess(client, "", "pods"));
+  const crds = LINKERD_CRDS.map((crd) =>
+    settle(
+      servesKind(client, crd.kind).then(async (served) => {
+        if (!served) return false;
+        const info = RESOURCE_KINDS[crd.kind];
+        await requireListAccess(client, info.group, info.plural);
+        return true;
+      }),
+    ),
+  );
   const served = new Set<ResourceKind>(["Service", "Pod", "Node", "ReplicaSet", "Job"]);
-  if (options.enableEndpointSlices) {
-    if (!(await servesKind(client, "EndpointSlice"))) {
-      throw new Error("EndpointSlice resource not found");
-    }
+  if (slices !== undefined) {
+    if (!unwrap(await slices)) throw new Error("EndpointSlice resource not found");
     served.add("EndpointSlice");
   } else served.add("Endpoints");
-  await requireListAccess(client, "", "pods");
+  unwrap(await pods);
   const missingCrds: string[] = [];
-  for (const crd of LINKERD_CRDS) {
-    if (!(await servesKind(client, crd.kind))) {
-      missingCrds.push(crd.missing);
-      continue;
-    }
-    const info = RESOURCE_KINDS[crd.kind];
-    await requireListAccess(client, info.group, info.plural);
-    served.add(crd.kind);
+  for (const [i, crd] of LINKERD_CRDS.entries()) {
+    if (unwrap(await (crds[i] as Promise<Settled<boolean>>))) served.add(crd.kind);
+    else missingCrds.push(crd.missing);
   }
   return { servedKinds: served, missingCrds };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects, so those awaited later are never left unhandled. */
+function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(settled: Settled<T>): T {
+  if (settled.ok) return settled.value;
+  throw settled.error;
 }
 
 /** Whether the kind's group-version is served and lists the kind. */

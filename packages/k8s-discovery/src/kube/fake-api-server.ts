@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { KubeConfig } from "@kubernetes/client-node";
 import { objectKey } from "../cache.js";
 import type { KubeObject } from "../objects/meta.js";
 import { apiVersionOf, RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { type KubeConfig, loadKubeConfig } from "./kube-config.js";
 
 // A small stand-in for kube-apiserver, for tests of the cluster backend: discovery,
 // SelfSubjectAccessReviews, paginated lists, watches with history, bookmarks, 410 Gone,
@@ -27,6 +27,13 @@ export interface FakeApiServerOptions {
   readonly refuseMetadata?: boolean;
   /** How a watch from an expired version is refused: an HTTP 410, or an ERROR event (default). */
   readonly expiredAs?: "status" | "event";
+  /**
+   * Answer lists at `resourceVersion=0` as kube-apiserver's watch cache does: everything in one
+   * response, `limit` ignored. Without it they page like any other list (no watch cache).
+   */
+  readonly watchCache?: boolean;
+  /** Called with each request before it is answered. */
+  readonly onRequest?: (request: RecordedRequest) => void;
 }
 
 interface OpenWatch {
@@ -94,10 +101,7 @@ export class FakeApiServer {
   }
 
   kubeConfig(): KubeConfig {
-    const config = new KubeConfig();
-    config.loadFromString(this.kubeconfigYaml());
-    config.setCurrentContext("fake");
-    return config;
+    return loadKubeConfig({ kubeconfigYaml: this.kubeconfigYaml(), context: "fake" });
   }
 
   async close(): Promise<void> {
@@ -242,6 +246,7 @@ export class FakeApiServer {
       accept: String(req.headers.accept ?? ""),
     };
     this.requests.push(request);
+    this.#options.onRequest?.(request);
     if (request.method === "POST") {
       if (url.pathname === "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews") {
         this.#review(await readBody(req), res);
@@ -320,6 +325,15 @@ export class FakeApiServer {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, o]) => o);
     const token = query.get("continue");
+    if (token && query.has("resourceVersion")) {
+      status(
+        res,
+        400,
+        "BadRequest",
+        "specifying resource version is not allowed when using continue",
+      );
+      return;
+    }
     const start = token
       ? (JSON.parse(Buffer.from(token, "base64").toString()) as { offset: number; version: number })
       : { offset: 0, version: this.#version };
@@ -327,7 +341,8 @@ export class FakeApiServer {
       status(res, 410, "Expired", "The provided continue parameter is too old");
       return;
     }
-    const limit = Number(query.get("limit") ?? "0") || all.length;
+    const fromCache = this.#options.watchCache === true && query.get("resourceVersion") === "0";
+    const limit = (!fromCache && Number(query.get("limit") ?? "0")) || all.length;
     const page = all.slice(start.offset, start.offset + limit);
     const next = start.offset + limit < all.length;
     // Typed lists leave kind and apiVersion off their items.

@@ -1,4 +1,3 @@
-import type { KubeConfig } from "@kubernetes/client-node";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
 import { type Logger, silentLogger } from "../logger.js";
@@ -14,7 +13,7 @@ import { SECRETS_RESOURCE, type SecretSource, type SecretWatch } from "../secret
 import { checkApiAccess } from "./api-access.js";
 import { type ApiResource, METADATA_ACCEPT, objectPath } from "./api-resource.js";
 import type { BackoffPolicy } from "./backoff.js";
-import { type KubeConfigSource, loadKubeConfig } from "./kube-config.js";
+import { type KubeConfig, type KubeConfigSource, loadKubeConfig } from "./kube-config.js";
 import { KubeHttpClient } from "./kube-http.js";
 import { noopReflectorMetrics, Reflector, type WatchStore } from "./reflector.js";
 

@@ -1,6 +1,6 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
-import type { KubeConfig } from "@kubernetes/client-node";
+import type { KubeConfig } from "./kube-config.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 /** A request to the API server; `path` starts at `/api` or `/apis`. */
@@ -41,9 +41,7 @@ export class KubeHttpClient {
 
   constructor(config: KubeConfig) {
     this.#config = config;
-    const server = config.getCurrentCluster()?.server;
-    if (!server) throw new Error("kubeconfig names no API server for the current context");
-    this.#server = new URL(server);
+    this.#server = new URL(config.server);
   }
 
   /** The JSON body of a 2xx response; anything else throws `KubeApiError`. */

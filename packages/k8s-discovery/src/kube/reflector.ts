@@ -1,6 +1,7 @@
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
 import type { Logger } from "../logger.js";
 import { toObjectMetadata } from "../object-metadata.js";
+import { projectObject } from "../object-projection.js";
 import type { KubeObject } from "../objects/meta.js";
 import { apiVersionOf } from "../resource-kind.js";
 import {
@@ -10,7 +11,8 @@ import {
   METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
-import { KubeApiError, type KubeHttpClient } from "./kube-http.js";
+import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
+import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { isGone, parseWatchEvent } from "./watch-event.js";
 import { WatchPosition } from "./watch-position.js";
@@ -58,6 +60,8 @@ export interface ReflectorOptions<T extends KubeObject> {
 
 const DEFAULT_WATCH_TIMEOUT_SECONDS: readonly [number, number] = [300, 600];
 const DEFAULT_PAGE_SIZE = 500;
+// One page, or a whole list from the watch cache, is given this long.
+const LIST_TIMEOUT_MS = 60_000;
 // A watch the server should have ended by its timeout but that stays silent is given up after
 // this much longer: the connection is likely dead without a reset.
 const SILENT_WATCH_GRACE_MS = 30_000;
@@ -125,7 +129,7 @@ export class Reflector<T extends KubeObject> {
     while (!this.#stopped) {
       if (position.mustList) {
         try {
-          const { items, resourceVersion } = await this.#list();
+          const { items, resourceVersion } = await this.#list(listed ? "consistent" : "cache");
           if (this.#stopped) return;
           store.replace(items);
           if (listed) metrics.relisted();
@@ -156,30 +160,50 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  async #list(): Promise<{ items: T[]; resourceVersion: string }> {
+  /**
+   * The first list is read from the API server's watch cache (`resourceVersion=0`), as
+   * client-go's reflector does: a consistent list is a quorum read of every object from etcd,
+   * the heaviest request a client makes, and every replica makes it at every start. What the
+   * cache holds may be a little older than etcd; the watch from its version then brings the
+   * store up to date. A relist reads consistently: it follows a 410 Gone or a watch error, when
+   * the store may already hold newer versions than a lagging cache, and a list from that cache
+   * would take the store back in time.
+   */
+  async #list(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
     try {
-      return await this.#listPages();
+      return await this.#listPages(from);
     } catch (err) {
       // A continue token expired mid-list (410): the list starts over once, at the newest state.
-      if (err instanceof ContinueExpired) return await this.#listPages();
-      if (this.#refusedMetadata(err)) return await this.#listPages();
+      if (err instanceof ContinueExpired) return await this.#listPages("consistent");
+      if (this.#refusedMetadata(err)) return await this.#listPages(from);
       throw err;
     }
   }
 
-  async #listPages(): Promise<{ items: T[]; resourceVersion: string }> {
+  async #listPages(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
     const items: T[] = [];
     let resourceVersion = "";
     let token: string | undefined;
     do {
       let page: ListResponse;
       try {
-        page = await this.#options.client.json<ListResponse>({
-          path: this.#path,
-          query: { limit: this.#options.pageSize ?? DEFAULT_PAGE_SIZE, continue: token },
-          accept: this.#accept(METADATA_LIST_ACCEPT),
-          signal: this.#stop.signal,
-        });
+        page = await this.#listPage(
+          {
+            path: this.#path,
+            // The watch cache ignores `limit` and answers `resourceVersion=0` in one response;
+            // without one the server pages as asked. The continue token carries the version of
+            // the first page, and the server refuses a resourceVersion alongside it.
+            query: {
+              limit: this.#options.pageSize ?? DEFAULT_PAGE_SIZE,
+              continue: token,
+              resourceVersion: from === "cache" && token === undefined ? "0" : undefined,
+            },
+            accept: this.#accept(METADATA_LIST_ACCEPT),
+            signal: this.#stop.signal,
+            timeoutMs: LIST_TIMEOUT_MS,
+          },
+          items,
+        );
       } catch (err) {
         if (token !== undefined && err instanceof KubeApiError && err.statusCode === 410) {
           throw new ContinueExpired();
@@ -187,17 +211,35 @@ export class Reflector<T extends KubeObject> {
         throw err;
       }
       // An empty metadata-only list (PartialObjectMetadataList) arrives with `items: null`.
-      const pageItems = page.items === null ? [] : page.items;
-      if (!Array.isArray(pageItems) || typeof page.metadata?.resourceVersion !== "string") {
+      if (
+        (page.items !== null && !Array.isArray(page.items)) ||
+        typeof page.metadata?.resourceVersion !== "string"
+      ) {
         throw new Error("the list response has no items or no resourceVersion");
-      }
-      for (const item of pageItems) {
-        if (isObject(item)) items.push(this.#normalise(item));
       }
       resourceVersion = page.metadata.resourceVersion;
       token = page.metadata.continue || undefined;
     } while (token !== undefined);
     return { items, resourceVersion };
+  }
+
+  /**
+   * One list response, its items normalised into `items` as they arrive, each parsed on its
+   * own: a full object is garbage as soon as it is projected, never all of them at once.
+   */
+  async #listPage(request: KubeRequest, items: T[]): Promise<ListResponse> {
+    const response = await this.#options.client.open(request);
+    try {
+      const reader = new ListItems();
+      for await (const chunk of response) {
+        for (const item of reader.push(chunk as Buffer)) {
+          if (isObject(item)) items.push(this.#normalise(item));
+        }
+      }
+      return reader.end() as ListResponse;
+    } finally {
+      response.destroy();
+    }
   }
 
   async #watch(position: WatchPosition): Promise<{ outcome: WatchOutcome; healthy: boolean }> {
@@ -311,14 +353,15 @@ export class Reflector<T extends KubeObject> {
   }
 
   /**
-   * Full objects carry their type (list items come without it); metadata-only objects become
-   * the resource's metadata, whether the server sent metadata or, refusing that, full objects.
+   * Full objects carry their type (list items come without it) and are kept as projected (no
+   * managedFields; of a Pod what is read); metadata-only objects become the resource's
+   * metadata, whether the server sent metadata or, refusing that, full objects.
    */
   #normalise(obj: KubeObject): T {
     const { resource } = this.#options;
     if (this.#options.metadataOnly) return toObjectMetadata(obj, resource) as T;
-    if (obj.kind && obj.apiVersion) return obj as T;
-    return { ...obj, apiVersion: apiVersionOf(resource), kind: resource.kind } as T;
+    if (obj.kind && obj.apiVersion) return projectObject(obj) as T;
+    return projectObject({ ...obj, apiVersion: apiVersionOf(resource), kind: resource.kind }) as T;
   }
 
   #accept(metadataType: string): string {

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { RequestOptions } from "node:https";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createManifestsCluster } from "../manifests/manifests-cluster.js";
+import { FakeApiServer } from "./fake-api-server.js";
+import { createKubeCluster } from "./kube-cluster.js";
+import { loadKubeConfig } from "./kube-config.js";
+
+// Importing client-node is recorded, so the tests can tell when it was loaded.
+const clientNode = vi.hoisted(() => ({ imported: 0 }));
+vi.mock("@kubernetes/client-node", async (importOriginal) => {
+  clientNode.imported++;
+  return await importOriginal();
+});
+
+const cleanup: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+  vi.unstubAllEnvs();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kube-config-test-"));
+  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function applied(config: ReturnType<typeof loadKubeConfig>): Promise<RequestOptions> {
+  const options: RequestOptions = {};
+  await config.applyToHTTPSOptions(options);
+  return options;
+}
+
+const b64 = (text: string) => Buffer.from(text).toString("base64");
+
+describe("loadKubeConfig", () => {
+  it("reads server, CA, client certificate and token of the current context", async () => {
+    const config = loadKubeConfig({
+      kubeconfigYaml: [
+        "current-context: a",
+        "clusters:",
+        `- name: c\n  cluster:\n    server: https://10.0.0.1:6443/\n    certificate-authority-data: ${b64("CA")}\n    tls-server-name: api.local`,
+        "users:",
+        `- name: u\n  user:\n    token: t0k\n    client-certificate-data: ${b64("CERT")}\n    client-key-data: ${b64("KEY")}\n    as: someone`,
+        "contexts:",
+        "- name: a\n  context:\n    cluster: c\n    user: u",
+      ].join("\n"),
+    });
+    expect(config.server).toBe("https://10.0.0.1:6443");
+    expect(config.context).toBe("a");
+    const options = await applied(config);
+    expect(String(options.ca)).toBe("CA");
+    expect(String(options.cert)).toBe("CERT");
+    expect(String(options.key)).toBe("KEY");
+    expect(options.servername).toBe("api.local");
+    expect(options.rejectUnauthorized).toBeUndefined();
+    expect(options.headers).toEqual({ Authorization: "Bearer t0k", "Impersonate-User": "someone" });
+  });
+
+  it("resolves files relative to the kubeconfig and rereads a token file per request", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "ca.crt"), "CA-FILE");
+    writeFileSync(join(dir, "token"), "first\n");
+    writeFileSync(
+      join(dir, "config"),
+      [
+        "current-context: a",
+        "clusters:",
+        "- name: c\n  cluster:\n    server: https://h:1\n    certificate-authority: ca.crt",
+        "users:",
+        "- name: u\n  user:\n    token-file: token",
+        "contexts:",
+        "- name: a\n  context: {cluster: c, user: u}",
+      ].join("\n"),
+    );
+    const config = loadKubeConfig({ kubeconfigPath: join(dir, "config") });
+    expect(String((await applied(config)).ca)).toBe("CA-FILE");
+    expect((await applied(config)).headers).toEqual({ Authorization: "Bearer first" });
+    writeFileSync(join(dir, "token"), "rotated");
+    expect((await applied(config)).headers).toEqual({ Authorization: "Bearer rotated" });
+  });
+
+  it("merges $KUBECONFIG files, the first to name an entry winning", () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "one"),
+      "current-context: a\nclusters:\n- name: c\n  cluster: {server: https://one:1}\n",
+    );
+    writeFileSync(
+      join(dir, "two"),
+      [
+        "current-context: b",
+        "clusters:",
+        "- name: c\n  cluster: {server: https://two:1}",
+        "contexts:",
+        "- name: a\n  context: {cluster: c}",
+      ].join("\n"),
+    );
+    vi.stubEnv("KUBECONFIG", [join(dir, "one"), join(dir, "two")].join(delimiter));
+    const config = loadKubeConfig();
+    expect(config.context).toBe("a");
+    expect(config.server).toBe("https://one:1");
+  });
+
+  it("rejects an unknown context and a context without a server", () => {
+    const yaml = "contexts:\n- name: a\n  context: {cluster: missing}\n";
+    expect(() => loadKubeConfig({ kubeconfigYaml: yaml, context: "nope" })).toThrow(
+      /no context named "nope"/,
+    );
+    expect(() => loadKubeConfig({ kubeconfigYaml: yaml, context: "a" })).toThrow(
+      /names no API server/,
+    );
+  });
+
+  it("reads the service account in a cluster", async () => {
+    vi.stubEnv("KUBERNETES_SERVICE_HOST", "fd00::1");
+    vi.stubEnv("KUBERNETES_SERVICE_PORT", "443");
+    const config = loadKubeConfig({ inCluster: true });
+    expect(config.server).toBe("https://[fd00::1]:443");
+    vi.stubEnv("KUBERNETES_SERVICE_HOST", "");
+    expect(() => loadKubeConfig({ inCluster: true })).toThrow(/not running in a cluster/);
+  });
+});
+
+describe("@kubernetes/client-node is loaded only when a kubeconfig needs it", () => {
+  it("is not loaded by the manifests backend nor by a cluster with token credentials", async () => {
+    const before = clientNode.imported;
+    const dir = tempDir();
+    const manifests = createManifestsCluster({ dir });
+    await manifests.start();
+    await manifests.whenSynced();
+    await manifests.stop();
+    const server = new FakeApiServer();
+    await server.start();
+    cleanup.push(() => server.close());
+    const cluster = createKubeCluster({
+      kubeconfigYaml: server.kubeconfigYaml(),
+      context: "fake",
+      enableEndpointSlices: true,
+      resyncMs: 0,
+    });
+    cleanup.push(() => cluster.stop());
+    await cluster.start();
+    await cluster.whenSynced();
+    expect(clientNode.imported).toBe(before);
+  });
+
+  it("is loaded for an exec plugin, which it then runs", async () => {
+    const credential = JSON.stringify({
+      apiVersion: "client.authentication.k8s.io/v1",
+      kind: "ExecCredential",
+      status: { token: "from-exec" },
+    });
+    const config = loadKubeConfig({
+      kubeconfigYaml: [
+        "current-context: a",
+        "clusters:",
+        "- name: c\n  cluster: {server: https://h:1}",
+        "users:",
+        `- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ${process.execPath}\n      args: ["-e", ${JSON.stringify(`process.stdout.write(${JSON.stringify(credential)})`)}]\n      interactiveMode: Never`,
+        "contexts:",
+        "- name: a\n  context: {cluster: c, user: u}",
+      ].join("\n"),
+    });
+    const before = clientNode.imported;
+    const options = await applied(config);
+    expect(clientNode.imported).toBeGreaterThan(before);
+    expect((options.headers as Record<string, string>).Authorization).toBe("Bearer from-exec");
+  });
+});

@@ -1,0 +1,70 @@
+import { latestUpdateTime } from "./informer-lag.js";
+import type { Container, Pod } from "./objects/core.js";
+import type { KubeObject } from "./objects/meta.js";
+
+/**
+ * What the cluster backend keeps of an object from the API server. Of `managedFields` (about a
+ * third of a pod's JSON) only the latest `Update` time, which informer lag is measured from.
+ * Of a Pod only the fields of the `Pod` type, which are all that any watcher reads: a real pod's
+ * spec and status also carry volumes, probes, resources, conditions and container statuses.
+ * Objects are kept as they came otherwise.
+ */
+export function projectObject<T extends KubeObject>(obj: T): T {
+  const metadata = obj.metadata;
+  let out = obj;
+  if (metadata?.managedFields != null) {
+    const { managedFields, ...rest } = metadata;
+    const entries = Array.isArray(managedFields) ? managedFields : [];
+    const updated = latestUpdateTime(entries);
+    const latest = entries.find(
+      (e) => e?.operation === "Update" && e.time && Date.parse(e.time) === updated,
+    );
+    out = {
+      ...obj,
+      metadata:
+        latest === undefined
+          ? rest
+          : { ...rest, managedFields: [{ operation: "Update", time: latest.time ?? null }] },
+    };
+  }
+  return obj.kind === "Pod" ? (projectPod(out as Pod) as unknown as T) : out;
+}
+
+function projectPod(pod: Pod): Pod {
+  const { spec, status } = pod;
+  const out: Pod = { apiVersion: pod.apiVersion, kind: pod.kind, metadata: pod.metadata };
+  if (spec) {
+    out.spec = pick(spec, [
+      "nodeName",
+      "hostNetwork",
+      "hostname",
+      "subdomain",
+      "serviceAccountName",
+    ]);
+    if (Array.isArray(spec.containers)) out.spec.containers = spec.containers.map(projectContainer);
+    else if (spec.containers !== undefined) out.spec.containers = spec.containers;
+    if (Array.isArray(spec.initContainers)) {
+      out.spec.initContainers = spec.initContainers.map(projectContainer);
+    } else if (spec.initContainers !== undefined) out.spec.initContainers = spec.initContainers;
+  }
+  if (status) out.status = pick(status, ["phase", "podIP", "podIPs", "hostIP", "hostIPs"]);
+  return out;
+}
+
+function projectContainer(container: Container): Container {
+  if (typeof container !== "object" || container === null) return container;
+  const out = pick(container, ["name", "ports"]) as Container;
+  if (Array.isArray(container.env)) {
+    // Only literal values are read (the proxy's listen addresses); `valueFrom` is not.
+    out.env = container.env.map((e) =>
+      typeof e === "object" && e !== null ? pick(e, ["name", "value"]) : e,
+    );
+  } else if (container.env !== undefined) out.env = container.env;
+  return out;
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}

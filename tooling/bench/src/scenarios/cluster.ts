@@ -1,0 +1,327 @@
+/**
+ * Cluster: the real server binary as a child process against a real kube-apiserver (watch cache
+ * on, as in a cluster) holding the dataset (10k Running pods, 1k Services, 1k EndpointSlices by
+ * default), and, when `DESTINATION_UPSTREAM_BIN` names a built linkerd2 controller, upstream's
+ * Go destination service on the same API server, alternating pass by pass. Each pass of a server
+ * is a fresh process:
+ * - `cluster-sync`: spawn to the first 200 from `/ready` (wall, and the child's CPU then), and
+ *   RSS once idle after that.
+ * - `cold-subscribe`: one Get to each Service at once, none subscribed before, until every
+ *   stream has its first message.
+ * - `churn-rss`: with those streams open, rolling pod replacement through the API server (pod
+ *   created and Running, slice updated, old pod deleted), then the streams are closed and RSS is
+ *   read once the process is idle again.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import type { KubeObject } from "@destination/k8s-discovery";
+import { startKubeEnv } from "@destination/k8s-env";
+import type { BenchPlan } from "../args.js";
+import { ClientPool, StreamGroup } from "../clients.js";
+import {
+  authority,
+  dataset,
+  NAMESPACES,
+  namespaceOf,
+  pod,
+  podIp,
+  type SliceEndpointRef,
+  serviceName,
+  slice,
+} from "../fixtures.js";
+import { inParallel, KubeWriter } from "../kube-writer.js";
+import type { ParamValue, ScenarioResult } from "../report.js";
+import { type ServerKind, startServerProcess } from "../server-process.js";
+import { nowMs, summarize } from "../stats.js";
+import { nodeName, type ScenarioContext, sleep } from "./common.js";
+
+/** What one pass of one server measured. */
+interface Pass {
+  readyMs: number;
+  readyCpuMs: number;
+  idleRssMb: number;
+  coldMs: number;
+  coldCpuMs: number;
+  rssBeforeChurnMb: number;
+  churnRssMb: number;
+  churnCpuMs: number;
+  churnMs: number;
+  load: number;
+}
+
+const WRITE_CONCURRENCY = 32;
+/** How long a server is left alone before its RSS is read. */
+const SETTLE_MS = 3000;
+
+export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<ScenarioResult[]> {
+  const p = plan.cluster;
+  const upstreamBin = process.env.DESTINATION_UPSTREAM_BIN || undefined;
+  const kinds: ServerKind[] = upstreamBin === undefined ? ["ours"] : ["ours", "upstream"];
+  if (upstreamBin === undefined) ctx.log("cluster: DESTINATION_UPSTREAM_BIN is not set; ours only");
+  const logDir = mkdtempSync(join(tmpdir(), "bench-cluster-"));
+  ctx.log("cluster: starting kube-apiserver and etcd");
+  const env = await startKubeEnv({
+    watchCache: true,
+    // Room for the Services' cluster IPs.
+    apiServerArgs: ["--service-cluster-ip-range=10.96.0.0/12"],
+  });
+  const writer = new KubeWriter(env);
+  try {
+    const data = dataset(p.services, p.podsPerService);
+    const t0 = performance.now();
+    await populate(writer, data);
+    ctx.log(
+      `cluster: wrote ${data.objectCount} objects (${writer.writes} requests) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const churn = new Churn(writer, data.endpoints, p.services * p.podsPerService);
+    const passes = new Map<ServerKind, Pass[]>(kinds.map((k) => [k, []]));
+    for (let pass = 0; pass < p.passes; pass++) {
+      // Alternate which server goes first, so drift in the machine's load weighs on both.
+      const order = pass % 2 === 0 ? kinds : [...kinds].reverse();
+      for (const kind of order) {
+        const measured = await onePass(plan, ctx, kind, {
+          kubeconfig: env.kubeconfigPath,
+          logFile: join(logDir, `${kind}-${pass}.log`),
+          ...(upstreamBin === undefined ? {} : { upstreamBin }),
+          churn,
+        });
+        passes.get(kind)?.push(measured);
+        ctx.log(
+          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms, idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
+        );
+      }
+    }
+    return results(plan, passes);
+  } finally {
+    writer.close();
+    await env.stop();
+    rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+async function populate(writer: KubeWriter, data: ReturnType<typeof dataset>): Promise<void> {
+  const namespaces: KubeObject[] = [
+    "linkerd",
+    ...Array.from({ length: NAMESPACES }, (_, i) => namespaceOf(i)),
+  ].map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }));
+  const { byKind } = data;
+  // Pods before the slices that name them, as a cluster's controllers write them.
+  for (const batch of [
+    namespaces,
+    byKind.Node,
+    byKind.ReplicaSet,
+    byKind.Service,
+    byKind.Pod,
+    byKind.EndpointSlice,
+  ] as KubeObject[][]) {
+    await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
+  }
+}
+
+/**
+ * Rolling pod replacement over the dataset, continued across passes so that every pass runs on
+ * a cluster of the same size: a new Running pod, the slice swapping its oldest endpoint for it,
+ * the old pod deleted.
+ */
+class Churn {
+  #seq = 0;
+  readonly #writer: KubeWriter;
+  readonly #endpoints: SliceEndpointRef[][];
+  readonly #firstIp: number;
+
+  constructor(writer: KubeWriter, endpoints: SliceEndpointRef[][], firstIp: number) {
+    this.#writer = writer;
+    this.#endpoints = endpoints;
+    this.#firstIp = firstIp;
+  }
+
+  /** Replaces pods at `perSecond` for `seconds`; resolves with the number replaced. */
+  async run(seconds: number, perSecond: number): Promise<number> {
+    const start = performance.now();
+    const total = Math.round(seconds * perSecond);
+    const ids = Array.from({ length: total }, (_, i) => i);
+    await inParallel(ids, 16, async (i) => {
+      const due = start + (i * 1000) / perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait);
+      await this.#replaceOne();
+    });
+    return total;
+  }
+
+  async #replaceOne(): Promise<void> {
+    const seq = this.#seq++;
+    const s = seq % this.#endpoints.length;
+    const refs = this.#endpoints[s] as SliceEndpointRef[];
+    const old = refs.shift() as SliceEndpointRef;
+    const ref: SliceEndpointRef = {
+      pod: `${serviceName(s)}-churn-${seq}`,
+      ip: podIp(this.#firstIp + seq),
+      node: seq,
+    };
+    refs.push(ref);
+    await this.#writer.apply(pod(s, ref.pod, ref.ip, ref.node));
+    await this.#writer.apply(slice(s, refs));
+    await this.#writer.delete("Pod", namespaceOf(s), old.pod);
+  }
+}
+
+async function onePass(
+  plan: BenchPlan,
+  ctx: ScenarioContext,
+  kind: ServerKind,
+  options: { kubeconfig: string; logFile: string; upstreamBin?: string; churn: Churn },
+): Promise<Pass> {
+  const p = plan.cluster;
+  const load = loadavg()[0] ?? 0;
+  const server = await startServerProcess({
+    kind,
+    kubeconfig: options.kubeconfig,
+    logFile: options.logFile,
+    ...(options.upstreamBin === undefined ? {} : { upstreamBin: options.upstreamBin }),
+  });
+  try {
+    await sleep(SETTLE_MS);
+    const idleRssMb = server.rssMb();
+    const pool = new ClientPool(server.grpcPort, plan.connections);
+    try {
+      await pool.ready();
+      const specs = Array.from({ length: p.services }, (_, s) => ({
+        path: authority(s),
+        nodeName: nodeName(s),
+      }));
+      const coldCpu0 = server.cpuMs();
+      const t0 = nowMs();
+      const group = new StreamGroup(pool, specs);
+      const { lastMs } = await group.waitFor(1, 120_000);
+      const coldMs = lastMs - t0;
+      const coldCpuMs = server.cpuMs() - coldCpu0;
+      const rssBeforeChurnMb = server.rssMb();
+      ctx.log(`cluster ${kind}: churning ${p.churnSeconds} s`);
+      const cpu0 = server.cpuMs();
+      const c0 = performance.now();
+      await options.churn.run(p.churnSeconds, p.churnPerSecond);
+      const churnMs = performance.now() - c0;
+      const churnCpuMs = server.cpuMs() - cpu0;
+      group.cancel();
+      pool.close();
+      await sleep(SETTLE_MS);
+      return {
+        readyMs: server.readyMs,
+        readyCpuMs: server.readyCpuMs,
+        idleRssMb,
+        coldMs,
+        coldCpuMs,
+        rssBeforeChurnMb,
+        churnRssMb: server.rssMb(),
+        churnCpuMs,
+        churnMs,
+        load,
+      };
+    } finally {
+      pool.close();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (values: readonly number[]) => summarize(values).median;
+
+function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResult[] {
+  const p = plan.cluster;
+  const upstream = passes.get("upstream");
+  const out: ScenarioResult[] = [];
+  const ratio = (ours: number, theirs: readonly number[] | undefined) =>
+    theirs === undefined ? undefined : ours / median(theirs);
+  for (const [kind, list] of passes) {
+    const params: Record<string, ParamValue> = {
+      server: kind,
+      pods: p.services * p.podsPerService,
+      services: p.services,
+    };
+    const pick = (f: (x: Pass) => number) => list.map(f);
+    const sync = summarize(pick((x) => x.readyMs));
+    const cpu = median(pick((x) => x.readyCpuMs));
+    const idleRss = median(pick((x) => x.idleRssMb));
+    const cold = summarize(pick((x) => x.coldMs));
+    const churnRss = median(pick((x) => x.churnRssMb));
+    const ours = kind === "ours" && upstream !== undefined;
+    const loads = pick((x) => x.load)
+      .map((l) => l.toFixed(2))
+      .join("/");
+    out.push({
+      name: "cluster-sync",
+      params,
+      samples: sync.count,
+      median_ms: sync.median,
+      p99_ms: sync.p99,
+      cpu_ms: cpu,
+      rss_mb: idleRss,
+      ...(ours
+        ? {
+            ratio_to_upstream: ratio(
+              sync.median,
+              upstream.map((x) => x.readyMs),
+            ),
+            extra: {
+              cpu_ratio_to_upstream:
+                ratio(
+                  cpu,
+                  upstream.map((x) => x.readyCpuMs),
+                ) ?? 0,
+              rss_ratio_to_upstream:
+                ratio(
+                  idleRss,
+                  upstream.map((x) => x.idleRssMb),
+                ) ?? 0,
+              load_at_start: loads,
+            },
+          }
+        : { extra: { load_at_start: loads } }),
+    });
+    out.push({
+      name: "cold-subscribe",
+      params,
+      samples: cold.count,
+      median_ms: cold.median,
+      p99_ms: cold.p99,
+      // The server's CPU over the storm of first Gets, and its RSS with the streams open.
+      cpu_ms: median(pick((x) => x.coldCpuMs)),
+      rss_mb: median(pick((x) => x.rssBeforeChurnMb)),
+      ...(ours
+        ? {
+            ratio_to_upstream: ratio(
+              cold.median,
+              upstream.map((x) => x.coldMs),
+            ),
+          }
+        : {}),
+    });
+    out.push({
+      name: "churn-rss",
+      params: {
+        ...params,
+        churn_s: p.churnSeconds,
+        replacements_per_s: p.churnPerSecond,
+      },
+      // The time the churn's writes took: more than churn_s means the API server fell behind.
+      samples: list.length,
+      median_ms: median(pick((x) => x.churnMs)),
+      p99_ms: summarize(pick((x) => x.churnMs)).p99,
+      rss_mb: churnRss,
+      cpu_ms: median(pick((x) => x.churnCpuMs)),
+      ...(ours
+        ? {
+            ratio_to_upstream: ratio(
+              churnRss,
+              upstream.map((x) => x.churnRssMb),
+            ),
+          }
+        : {}),
+      extra: { rss_before_churn_mb: median(pick((x) => x.rssBeforeChurnMb)) },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+/**
+ * A destination server as a process of its own, the way it runs in a cluster: our binary
+ * (`apps/destination-server/bin/destination-server.js`) or upstream's Go controller
+ * (`$DESTINATION_UPSTREAM_BIN destination`), with the same flags. CPU and RSS come from
+ * `/proc/<pid>`, which counts every thread of either runtime alike.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { sleep } from "./scenarios/common.js";
+
+export type ServerKind = "ours" | "upstream";
+
+const OUR_BIN = fileURLToPath(
+  new URL("../../../apps/destination-server/bin/destination-server.js", import.meta.url),
+);
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ServerProcess {
+  readonly kind: ServerKind;
+  readonly pid: number;
+  readonly grpcPort: number;
+  readonly adminPort: number;
+  /** Wall time from spawn to the first 200 from `/ready`, ms. */
+  readonly readyMs: number;
+  /** CPU (user + system) the process had used when it turned ready, ms. */
+  readonly readyCpuMs: number;
+  cpuMs(): number;
+  rssMb(): number;
+  stop(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  readonly kind: ServerKind;
+  readonly kubeconfig: string;
+  /** Where the child's stdout and stderr go. */
+  readonly logFile: string;
+  readonly upstreamBin?: string;
+  readonly timeoutMs?: number;
+}
+
+/** Starts a server and resolves once its admin port answers `/ready` with 200. */
+export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
+  const [grpcPort, adminPort] = [await freePort(), await freePort()];
+  // Upstream's flags; ours accepts the same ones.
+  const flags = [
+    `-kubeconfig=${options.kubeconfig}`,
+    `-addr=127.0.0.1:${grpcPort}`,
+    `-metrics-addr=127.0.0.1:${adminPort}`,
+    "-controller-namespace=linkerd",
+    "-identity-trust-domain=cluster.local",
+    "-cluster-domain=cluster.local",
+    "-enable-endpoint-slices=true",
+    "-log-level=warn",
+  ];
+  let child: ChildProcess;
+  if (options.kind === "ours") {
+    child = spawn(process.execPath, [OUR_BIN, ...flags], { stdio: ["ignore", "pipe", "pipe"] });
+  } else {
+    if (options.upstreamBin === undefined) throw new Error("bench: no upstream binary");
+    child = spawn(options.upstreamBin, ["destination", ...flags], {
+      stdio: ["ignore", "pipe", "pipe"],
+      // Its ExternalWorkload controller names its leader-election lease holder after the pod.
+      env: { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-bench" },
+    });
+  }
+  const t0 = performance.now();
+  const log = createWriteStream(options.logFile, { flags: "a" });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`bench: ${options.kind} server did not start`);
+  let exited: string | undefined;
+  const exit = new Promise<void>((resolve) =>
+    child.once("exit", (code, signal) => {
+      exited = `exited (${signal ?? code})`;
+      resolve();
+    }),
+  );
+  const stop = async () => {
+    if (exited === undefined) {
+      child.kill("SIGKILL");
+      await exit;
+    }
+    log.end();
+  };
+  const deadline = t0 + (options.timeoutMs ?? 120_000);
+  let readyMs = 0;
+  let readyCpuMs = 0;
+  for (;;) {
+    if (exited !== undefined) {
+      await stop();
+      const tail = readFileSync(options.logFile, "utf8").trimEnd().split("\n").slice(-5);
+      throw new Error(`bench: the ${options.kind} server ${exited}:\n${tail.join("\n")}`);
+    }
+    if (await isReady(adminPort)) {
+      readyMs = performance.now() - t0;
+      readyCpuMs = procCpuMs(pid);
+      break;
+    }
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`bench: the ${options.kind} server was not ready in time`);
+    }
+    await sleep(5);
+  }
+  return {
+    kind: options.kind,
+    pid,
+    grpcPort,
+    adminPort,
+    readyMs,
+    readyCpuMs,
+    cpuMs: () => procCpuMs(pid),
+    rssMb: () => procRssMb(pid),
+    stop,
+  };
+}
+
+async function isReady(adminPort: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${adminPort}/ready`);
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** utime + stime of `/proc/<pid>/stat`, in ms. */
+export function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / TICKS_PER_SECOND;
+}
+
+/** VmRSS of `/proc/<pid>/status`, in MiB. */
+export function procRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
