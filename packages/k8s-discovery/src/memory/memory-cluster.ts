@@ -30,6 +30,11 @@ export interface MemoryClusterOptions {
    * has none, as an API server would.
    */
   keepVersions?: boolean;
+  /**
+   * Validate objects as they enter the caches (the default). The manifests backend turns it off:
+   * it validates each document where it can name the file.
+   */
+  validate?: boolean;
 }
 
 /**
@@ -60,27 +65,38 @@ export class MemoryCluster implements Cluster, SecretSource {
 
   constructor(options: MemoryClusterOptions = {}) {
     const logger = options.logger ?? silentLogger;
+    const validate = options.validate ?? true;
     this.name = options.name ?? "local";
     this.#keepVersions = options.keepVersions ?? false;
     this.servedKinds = new Set(
       options.servedKinds ?? (Object.keys(RESOURCE_KINDS) as ResourceKind[]),
     );
-    this.services = new MemoryCache("Service", { logger, indexes: [serviceClusterIpIndex] });
+    this.services = new MemoryCache("Service", {
+      logger,
+      validate,
+      indexes: [serviceClusterIpIndex],
+    });
     this.endpointSlices = new MemoryCache("EndpointSlice", {
       logger,
+      validate,
       indexes: [sliceServiceIndex],
     });
-    this.endpoints = new MemoryCache("Endpoints", { logger });
-    this.pods = new MemoryCache("Pod", { logger, indexes: [podIpIndex, podHostPortIndex] });
-    this.serviceProfiles = new MemoryCache("ServiceProfile", { logger });
-    this.servers = new MemoryCache("Server", { logger });
+    this.endpoints = new MemoryCache("Endpoints", { logger, validate });
+    this.pods = new MemoryCache("Pod", {
+      logger,
+      validate,
+      indexes: [podIpIndex, podHostPortIndex],
+    });
+    this.serviceProfiles = new MemoryCache("ServiceProfile", { logger, validate });
+    this.servers = new MemoryCache("Server", { logger, validate });
     this.externalWorkloads = new MemoryCache("ExternalWorkload", {
       logger,
+      validate,
       indexes: [externalWorkloadIpIndex],
     });
-    this.nodes = new MemoryCache("Node", { logger });
-    this.replicaSets = new MemoryCache("ReplicaSet", { logger });
-    this.jobs = new MemoryCache("Job", { logger });
+    this.nodes = new MemoryCache("Node", { logger, validate });
+    this.replicaSets = new MemoryCache("ReplicaSet", { logger, validate });
+    this.jobs = new MemoryCache("Job", { logger, validate });
     this.#caches = {
       Service: this.services,
       EndpointSlice: this.endpointSlices,
@@ -141,7 +157,8 @@ export class MemoryCluster implements Cluster, SecretSource {
       return;
     }
     const stamped = objects.map((o) => {
-      const current = cache.get(o.metadata.namespace ?? "", o.metadata.name);
+      // Metadata is read defensively: the cache validates what this returns.
+      const current = cache.get(o.metadata?.namespace ?? "", o.metadata?.name);
       return current !== undefined && sameContent(current, o) ? current : this.#stamp(o);
     });
     cache.replace(stamped);
@@ -208,13 +225,14 @@ export class MemoryCluster implements Cluster, SecretSource {
   #stamp(obj: KubeObject): KubeObject {
     if (this.#keepVersions) return obj;
     const kind = kindOf(obj);
-    const current = this.cache(kind).get(obj.metadata.namespace ?? "", obj.metadata.name);
+    // Metadata is read defensively: the cache validates what this returns.
+    const current = this.cache(kind).get(obj.metadata?.namespace ?? "", obj.metadata?.name);
     return {
       ...obj,
       metadata: {
         ...obj.metadata,
         resourceVersion: String(++this.#version),
-        uid: obj.metadata.uid ?? current?.metadata.uid ?? randomUUID(),
+        uid: obj.metadata?.uid ?? current?.metadata.uid ?? randomUUID(),
       },
     };
   }
