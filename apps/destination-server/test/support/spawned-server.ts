@@ -42,8 +42,14 @@ export interface SpawnedServer {
   readonly logs: () => string;
 }
 
-/** Starts the binary with JSON logs and resolves once its "ready" line names the ports. */
-export function spawnServer(args: string[]): Promise<SpawnedServer> {
+/**
+ * Starts the binary with JSON logs and resolves once its "ready" line names the ports. `env` is
+ * added to this process's environment.
+ */
+export function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<SpawnedServer> {
   const child = spawn(
     process.execPath,
     [
@@ -56,7 +62,7 @@ export function spawnServer(args: string[]): Promise<SpawnedServer> {
       "json",
       ...args,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
   );
   let stdout = "";
   let stderr = "";
