@@ -32,6 +32,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   >();
   readonly #logger: Logger;
   readonly #validate: boolean;
+  readonly #onInvalid: () => void;
   #synced = false;
   #syncWaiters: (() => void)[] = [];
   #adds = 0;
@@ -47,10 +48,13 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
       logger?: Logger;
       /** False when the backend validated its objects already (the manifests backend does). */
       validate?: boolean;
+      /** Called for each object skipped as invalid (a metric). */
+      onInvalid?: () => void;
     } = {},
   ) {
     this.#logger = options.logger ?? silentLogger;
     this.#validate = options.validate ?? true;
+    this.#onInvalid = options.onInvalid ?? (() => {});
     for (const def of options.indexes ?? [])
       this.#indexes.set(def.name, { def, entries: new Map() });
   }
@@ -189,6 +193,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     const problem = objectProblem(this.kind, obj);
     if (problem === undefined) return true;
     this.#invalid++;
+    this.#onInvalid();
     this.#logger.warn(`skipping an invalid ${this.kind} ${describeObject(obj)}: ${problem}`, {
       kind: this.kind,
       object: describeObject(obj),

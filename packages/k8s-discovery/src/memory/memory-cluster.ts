@@ -35,6 +35,8 @@ export interface MemoryClusterOptions {
    * it validates each document where it can name the file.
    */
   validate?: boolean;
+  /** Called for each object a cache skipped as invalid (the cluster backend counts it). */
+  onInvalid?: (kind: ResourceKind) => void;
 }
 
 /**
@@ -66,37 +68,40 @@ export class MemoryCluster implements Cluster, SecretSource {
   constructor(options: MemoryClusterOptions = {}) {
     const logger = options.logger ?? silentLogger;
     const validate = options.validate ?? true;
+    const onInvalid = options.onInvalid;
+    // Each cache's options: the logger, validation, and the invalid-object hook of its kind.
+    const opts = (kind: ResourceKind) => ({
+      logger,
+      validate,
+      ...(onInvalid === undefined ? {} : { onInvalid: () => onInvalid(kind) }),
+    });
     this.name = options.name ?? "local";
     this.#keepVersions = options.keepVersions ?? false;
     this.servedKinds = new Set(
       options.servedKinds ?? (Object.keys(RESOURCE_KINDS) as ResourceKind[]),
     );
     this.services = new MemoryCache("Service", {
-      logger,
-      validate,
+      ...opts("Service"),
       indexes: [serviceClusterIpIndex],
     });
     this.endpointSlices = new MemoryCache("EndpointSlice", {
-      logger,
-      validate,
+      ...opts("EndpointSlice"),
       indexes: [sliceServiceIndex],
     });
-    this.endpoints = new MemoryCache("Endpoints", { logger, validate });
+    this.endpoints = new MemoryCache("Endpoints", opts("Endpoints"));
     this.pods = new MemoryCache("Pod", {
-      logger,
-      validate,
+      ...opts("Pod"),
       indexes: [podIpIndex, podHostPortIndex],
     });
-    this.serviceProfiles = new MemoryCache("ServiceProfile", { logger, validate });
-    this.servers = new MemoryCache("Server", { logger, validate });
+    this.serviceProfiles = new MemoryCache("ServiceProfile", opts("ServiceProfile"));
+    this.servers = new MemoryCache("Server", opts("Server"));
     this.externalWorkloads = new MemoryCache("ExternalWorkload", {
-      logger,
-      validate,
+      ...opts("ExternalWorkload"),
       indexes: [externalWorkloadIpIndex],
     });
-    this.nodes = new MemoryCache("Node", { logger, validate });
-    this.replicaSets = new MemoryCache("ReplicaSet", { logger, validate });
-    this.jobs = new MemoryCache("Job", { logger, validate });
+    this.nodes = new MemoryCache("Node", opts("Node"));
+    this.replicaSets = new MemoryCache("ReplicaSet", opts("ReplicaSet"));
+    this.jobs = new MemoryCache("Job", opts("Job"));
     this.#caches = {
       Service: this.services,
       EndpointSlice: this.endpointSlices,
