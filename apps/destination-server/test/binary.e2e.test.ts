@@ -1,6 +1,6 @@
 import { DestinationClient } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { VERSION } from "../src/index.js";
 import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
@@ -113,6 +113,22 @@ describe("the destination-server binary", () => {
       );
       const stream = get(client, "web.ns.svc.cluster.local:80");
       expect(await stream.next()).toMatchObject({ add: { addrs: [{ addr: { port: 80 } }] } });
+
+      // Bad input is refused where it enters and never takes this path.
+      expect(await get(client, "web.ns.svc.cluster.local:http").end).toMatchObject({
+        code: grpc.status.INVALID_ARGUMENT,
+      });
+      const badToken = get(client, "web.ns.svc.cluster.local:80", "{not json");
+      expect(await badToken.next()).toMatchObject({ add: {} });
+      badToken.cancel();
+      await folder.writeText("broken.yaml", "kind: [\n\u0000\u00ff");
+      await folder.write("typed.yaml", service("ns", "db", [{ port: "5432" as never }]));
+      await vi.waitFor(() => expect(server.logs()).toContain("invalid Service ns/db"), {
+        timeout: 5000,
+      });
+      expect(server.logs()).not.toContain("invariant failure");
+      expect(stream.ended).toBeUndefined();
+
       let exited = false;
       void server.exit.then(() => {
         exited = true;
