@@ -144,7 +144,8 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   /**
    * Reconciles the store with a full list (K-10): new keys are added, keys whose
    * resourceVersion changed are updated, vanished keys are deleted, unchanged keys emit
-   * nothing; invalid objects are skipped as in `apply`. The first call is the initial list; the cache is synced once its events are out.
+   * nothing; invalid objects are skipped as in `apply`. The first call is the initial list; the
+   * cache is synced once its events are out.
    */
   replace(objects: readonly T[]): void {
     if (this.#synced) this.#relists++;
