@@ -380,7 +380,8 @@ describe("cluster backend: list and watch", () => {
     expect(c.pods.get("shop", "web-0")).toBeUndefined();
     server.apply(pod("web-1", "10.0.0.2"));
     await eventually(() => expect(c.pods.get("shop", "web-1")).toBeDefined());
-    server.apply({ ...pod("web-1", "10.0.0.3"), spec: { containers: "app" as never } });
+    const broken: Pod = { ...pod("web-1", "10.0.0.3"), spec: { containers: "app" as never } };
+    server.apply(broken);
     await eventually(() => expect(count("error Pod invalid")).toBe(2));
     expect(c.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.0.2");
     expect(at("warn")).toEqual([
