@@ -35,6 +35,8 @@ const summary = {
   manifestFiles: 0,
   manifestDocuments: 0,
   codes: {} as Record<string, number>,
+  /** Errors the server logged that no bad request explains: a bug the input found. */
+  crashes: [] as string[],
 };
 
 beforeAll(async () => {
