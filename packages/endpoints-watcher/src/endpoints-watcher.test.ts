@@ -139,8 +139,11 @@ describe("EndpointsWatcher", () => {
     h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
     expect(h.logger.messages("error")).toContain("endpoints listener failed on add");
-    // A new subscription primes past the malformed slice.
-    expect(h.listen({ port: 8080 }).take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
+    // A new subscription primes from what the cache holds: the last valid version of the
+    // refused slice, which the first listener still has too.
+    expect(h.listen({ port: 8080 }).take()).toEqual([
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080", "ns/web-2/IPv4 10.0.0.2:8080"] },
+    ]);
   });
 
   it("E-2: unsubscribing from a service never seen logs an error and changes nothing", () => {
