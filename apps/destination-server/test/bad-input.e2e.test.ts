@@ -102,7 +102,9 @@ describe("malformed requests", () => {
           counted("end" in result ? result.end.code : status.OK);
           if ("end" in result) {
             const { code, details } = result.end;
-            expect([status.INVALID_ARGUMENT, status.NOT_FOUND]).toContain(code);
+            expect([status.INVALID_ARGUMENT, status.NOT_FOUND], `${code} ${details}`).toContain(
+              code,
+            );
             if (code === status.INVALID_ARGUMENT) {
               expect(
                 details === `Invalid authority: ${path}` ||
@@ -131,7 +133,10 @@ describe("malformed requests", () => {
           counted("end" in result ? result.end.code : status.OK);
           if ("end" in result) {
             const { code, details } = result.end;
-            expect([status.INVALID_ARGUMENT, status.NOT_FOUND, status.UNKNOWN]).toContain(code);
+            expect(
+              [status.INVALID_ARGUMENT, status.NOT_FOUND, status.UNKNOWN],
+              `${code} ${details}`,
+            ).toContain(code);
             if (code === status.INVALID_ARGUMENT) {
               expect(details).toMatch(
                 /^(invalid authority: "|invalid service "|Invalid authority: )/,
