@@ -8,6 +8,8 @@ import { createServerLogger } from "./logging/server-logger.js";
 import { VERSION } from "./version.js";
 
 const PROGRAM = "destination-server";
+/** The exit code after an invariant failure (EX_SOFTWARE). */
+const INVARIANT_FAILURE_EXIT_CODE = 70;
 
 function exitWith(code: number, line: string): never {
   process.stderr.write(`${PROGRAM}: ${line}\n`);
@@ -33,33 +35,45 @@ async function main(): Promise<void> {
   const logger = createServerLogger({ level: commandLine.logLevel, format: commandLine.logFormat });
   const options = await commandLine.options(logger);
 
-  // Nothing a client sends may take the process down; log what slipped through instead.
-  process.on("uncaughtException", (err) => logger.error("uncaught exception", { error: err }));
-  process.on("unhandledRejection", (err) => logger.error("unhandled rejection", { error: err }));
-
   let server: RunningDestinationServer | undefined;
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info("shutting down", { signal });
     // A bounded shutdown: whatever is still open after the grace period is dropped.
     const deadline = setTimeout(
-      () => process.exit(0),
+      () => process.exit(exitCode),
       (options.shutdownTimeoutMs ?? 10_000) + 2000,
     );
     deadline.unref();
     // Before the server is up there is nothing to close: exit at once.
     Promise.resolve(server?.close()).then(
-      () => process.exit(0),
+      () => process.exit(exitCode),
       (err: unknown) => {
         logger.error("shutdown failed", { error: err });
         process.exit(1);
       },
     );
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  const onSignal = (signal: string) => {
+    if (stopping) return;
+    logger.info("shutting down", { signal });
+    stop(0);
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+
+  // Bad input is refused where it enters (requests, tokens, manifests, API objects), so an
+  // exception that reaches the top is a bug, and the watchers' state may be half updated. Ending
+  // every stream lets proxies reconnect to another replica; the non-zero exit makes Kubernetes
+  // restart this one instead of leaving it ready and wrong.
+  const invariantFailed = (what: string, err: unknown) => {
+    logger.error(`invariant failure (${what}); ending open streams and exiting`, { error: err });
+    stop(INVARIANT_FAILURE_EXIT_CODE);
+  };
+  process.on("uncaughtException", (err) => invariantFailed("uncaught exception", err));
+  process.on("unhandledRejection", (err) => invariantFailed("unhandled rejection", err));
+  installTestFailureTrigger();
 
   try {
     // Loaded only now: the cluster client is slow to import and flag handling never needs it.
@@ -68,6 +82,23 @@ async function main(): Promise<void> {
   } catch (err) {
     exitWith(1, err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * Tests only (`NODE_ENV=test`): with `DESTINATION_TEST_FAILURE=exception` or `rejection`, a
+ * SIGUSR2 makes the process fail the way a bug would, from a timer, so the exit path can be
+ * tested on the real binary.
+ */
+function installTestFailureTrigger(): void {
+  const failure = process.env.DESTINATION_TEST_FAILURE;
+  if (process.env.NODE_ENV !== "test" || failure === undefined) return;
+  process.on("SIGUSR2", () => {
+    setTimeout(() => {
+      const err = new Error("deliberate invariant failure for a test");
+      if (failure === "rejection") void Promise.reject(err);
+      else throw err;
+    }, 0);
+  });
 }
 
 main().catch((err: unknown) => exitWith(1, err instanceof Error ? err.message : String(err)));

@@ -1,69 +1,83 @@
-import { MemoryCluster } from "@destination/k8s-discovery";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createManifestsCluster, type ManifestsCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, getProfile, pod, type StreamRecorder, service, slice } from "../src/testing/index.js";
+import { authority, KNOWN_NAMESPACE, manifestFile, token } from "./support/fuzz-inputs.js";
+import { ManifestFolder } from "./support/manifest-folder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
+// A fixed seed keeps the unit suite repeatable; `pnpm fuzz` raises the run count (FUZZ_RUNS)
+// and may pick a seed (FUZZ_SEED), and reads the summary this file writes to FUZZ_SUMMARY.
+// RUNS requests in all (half Get, half GetProfile), and about as many manifest documents.
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
+const SETTINGS = { numRuns: Math.ceil(RUNS / 2), seed: SEED, endOnFailure: true };
+// Long runs take minutes: no per-test timeout then.
+const TIMEOUT_MS = process.env.FUZZ_RUNS === undefined ? 60_000 : 0;
+const KNOWN = `web.${KNOWN_NAMESPACE}.svc.cluster.local:80`;
+
+/** Errors upstream also logs for bad requests; any other error is a bug the input found. */
+const EXPECTED_ERRORS = new Set([
+  "context token is invalid",
+  "subscriber's node is not in the cache; no zone for topology hints",
+]);
+
 let server: TestServer;
+let cluster: ManifestsCluster;
+let folder: ManifestFolder;
+/** The known Service's first Get message before any random input. */
+let expected: unknown;
+const summary = {
+  requests: 0,
+  manifestFiles: 0,
+  manifestDocuments: 0,
+  codes: {} as Record<string, number>,
+  /** Errors the server logged that no bad request explains: a bug the input found. */
+  crashes: [] as string[],
+};
 
 beforeAll(async () => {
-  const cluster = new MemoryCluster();
-  cluster.apply(service("ns", "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }));
-  cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }));
-  cluster.apply(
+  folder = await ManifestFolder.create();
+  await folder.write(
+    "known.yaml",
+    service(KNOWN_NAMESPACE, "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }),
+    pod({ namespace: KNOWN_NAMESPACE, name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }),
     slice(
-      "ns",
+      KNOWN_NAMESPACE,
       "web-1",
       "web",
       [{ port: 80 }],
       [{ ip: "10.1.0.1", pod: "web-0", hostname: "web-0" }],
     ),
   );
+  // Not watching: each random file is loaded by an explicit reload, so every run sees its own.
+  cluster = createManifestsCluster({ dir: folder.dir, watch: false, resyncMs: 0, debounceMs: 1 });
   server = await startTestServer({ cluster, defaultOpaquePorts: new Set([3306]) });
+  expected = await firstMessage();
 });
 afterAll(async () => {
-  await server.close();
+  await server?.close();
+  await cluster?.stop();
+  await folder?.dispose();
+  const file = process.env.FUZZ_SUMMARY;
+  if (file !== undefined)
+    await writeFile(file, JSON.stringify({ ...summary, runs: RUNS, seed: SEED }));
 });
 
-/** Authorities: anything at all, and near misses of the valid shapes. */
-const label = fc.oneof(
-  fc.constantFrom("web", "ns", "svc", "web-0", "", "WEB", "cluster", "local"),
-  fc.string(),
-);
-const host = fc.oneof(
-  fc.string(),
-  fc.string({ unit: "binary" }),
-  fc.ipV4(),
-  fc.ipV6(),
-  fc.ipV4Extended(),
-  fc.array(label, { maxLength: 7 }).map((labels) => labels.join(".")),
-  fc.constantFrom(
-    "web.ns.svc.cluster.local",
-    "web-0.web.ns.svc.cluster.local",
-    "[::1]",
-    "[fe80::1%eth0]",
-  ),
-);
-const port = fc.oneof(
-  fc.integer({ min: -10, max: 70000 }).map(String),
-  fc.constantFrom("", "+80", "0080", "http", "99999999999999999999", "8_0"),
-  fc.string(),
-);
-const authority = fc.oneof(
-  fc.string(),
-  fc.tuple(host, port).map(([h, p]) => `${h}:${p}`),
-  host,
-);
-const token = fc.oneof(
-  fc.constant(""),
-  fc.string(),
-  fc.json(),
-  fc
-    .record({ ns: fc.string(), nodeName: fc.string(), pod: fc.string() })
-    .map((t) => JSON.stringify(t)),
-  fc.string().map((ns) => `ns:${ns}`),
-);
+async function firstMessage(): Promise<unknown> {
+  const stream = get(server.client, KNOWN);
+  const message = await stream.next();
+  stream.cancel();
+  return message;
+}
+
+function counted(code: number): void {
+  const name = status[code] ?? String(code);
+  summary.codes[name] = (summary.codes[name] ?? 0) + 1;
+}
 
 /** The first message, or the end status: every request gets one or the other promptly. */
 async function outcome(recorder: StreamRecorder<never>) {
@@ -76,56 +90,94 @@ async function outcome(recorder: StreamRecorder<never>) {
 }
 
 describe("malformed requests", () => {
-  it("Get answers any path and token with a stream or a documented error", async () => {
-    await fc.assert(
-      fc.asyncProperty(authority, token, async (path, contextToken) => {
-        const result = await outcome(
-          get(server.client, path, contextToken) as StreamRecorder<never>,
-        );
-        if ("end" in result) {
-          const { code, details } = result.end;
-          expect([status.INVALID_ARGUMENT, status.NOT_FOUND]).toContain(code);
-          if (code === status.INVALID_ARGUMENT) {
-            expect(
-              details === `Invalid authority: ${path}` ||
-                details.startsWith("IP queries not supported by Get API: host="),
-            ).toBe(true);
-          } else {
-            expect(details).toMatch(/^Service .* not found$/s);
-          }
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("GetProfile answers any path and token with a stream or a documented error", async () => {
-    await fc.assert(
-      fc.asyncProperty(authority, token, async (path, contextToken) => {
-        const result = await outcome(
-          getProfile(server.client, path, contextToken) as StreamRecorder<never>,
-        );
-        if ("end" in result) {
-          const { code, details } = result.end;
-          expect([status.INVALID_ARGUMENT, status.NOT_FOUND, status.UNKNOWN]).toContain(code);
-          if (code === status.INVALID_ARGUMENT) {
-            expect(details).toMatch(
-              /^(invalid authority: "|invalid service "|Invalid authority: )/,
+  it(
+    "Get answers any path and token with a stream or a documented error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(authority, token, async (path, contextToken) => {
+          const result = await outcome(
+            get(server.client, path, contextToken) as StreamRecorder<never>,
+          );
+          summary.requests++;
+          counted("end" in result ? result.end.code : status.OK);
+          if ("end" in result) {
+            const { code, details } = result.end;
+            expect([status.INVALID_ARGUMENT, status.NOT_FOUND], `${code} ${details}`).toContain(
+              code,
             );
-          } else if (code === status.UNKNOWN) {
-            expect(details).toMatch(/^(service|pod) ".*" not found$/s);
-          } else {
-            expect(details).toMatch(/^no pod found in EndpointSlices of Service /);
+            if (code === status.INVALID_ARGUMENT) {
+              expect(
+                details === `Invalid authority: ${path}` ||
+                  details.startsWith("IP queries not supported by Get API: host="),
+              ).toBe(true);
+            } else {
+              expect(details).toMatch(/^Service .* not found$/s);
+            }
           }
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
+        }),
+        SETTINGS,
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it("still serves normally afterwards", async () => {
-    const stream = get(server.client, "web.ns.svc.cluster.local:80");
-    expect(await stream.next()).toMatchObject({ add: { metricLabels: { service: "web" } } });
-    stream.cancel();
+  it(
+    "GetProfile answers any path and token with a stream or a documented error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(authority, token, async (path, contextToken) => {
+          const result = await outcome(
+            getProfile(server.client, path, contextToken) as StreamRecorder<never>,
+          );
+          summary.requests++;
+          counted("end" in result ? result.end.code : status.OK);
+          if ("end" in result) {
+            const { code, details } = result.end;
+            expect(
+              [status.INVALID_ARGUMENT, status.NOT_FOUND, status.UNKNOWN],
+              `${code} ${details}`,
+            ).toContain(code);
+            if (code === status.INVALID_ARGUMENT) {
+              expect(details).toMatch(
+                /^(invalid authority: "|invalid service "|Invalid authority: )/,
+              );
+            } else if (code === status.UNKNOWN) {
+              expect(details).toMatch(/^(service|pod) ".*" not found$/s);
+            } else {
+              expect(details).toMatch(/^no pod found in EndpointSlices of Service /);
+            }
+          }
+        }),
+        SETTINGS,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "loads any manifest file without failing, skipping what is invalid",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(manifestFile, async ({ ext, bytes, documents }) => {
+          // One file per extension, rewritten each run: what the previous run's file defined is
+          // deleted or updated by this reload.
+          await writeFile(join(folder.dir, `fuzz.${ext}`), bytes);
+          await cluster.reload();
+          summary.manifestFiles++;
+          summary.manifestDocuments += documents;
+        }),
+        { ...SETTINGS, numRuns: Math.ceil(RUNS / 3) },
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it("still serves the known Service exactly as before, having logged no error", async () => {
+    expect(await firstMessage()).toEqual(expected);
+    summary.crashes = server.logs.filter((line) => {
+      const record = JSON.parse(line) as { level: string; msg: string };
+      return record.level === "error" && !EXPECTED_ERRORS.has(record.msg);
+    });
+    expect(summary.crashes).toEqual([]);
   });
 });

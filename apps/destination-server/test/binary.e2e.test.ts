@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DestinationClient } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { VERSION } from "../src/index.js";
 import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
@@ -129,4 +129,69 @@ describe("the destination-server binary", () => {
       client.close();
     },
   );
+
+  it.each(["exception", "rejection"] as const)(
+    "on an invariant failure (an uncaught %s) ends open streams with a status, then exits non-zero",
+    async (failure) => {
+      folder = await ManifestFolder.create();
+      await folder.write(
+        "web.yaml",
+        service("ns", "web", [{ port: 80 }]),
+        pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["h", 80]], meshed: false }),
+        slice("ns", "web-1", "web", [{ port: 80 }], [{ ip: "10.3.0.1", pod: "web-0" }]),
+      );
+      // The trigger is honoured only in a test environment (NODE_ENV=test).
+      const server = await spawnServer(["--manifests", folder.dir], {
+        env: { NODE_ENV: "test", DESTINATION_TEST_FAILURE: failure },
+      });
+      const client = new DestinationClient(
+        `127.0.0.1:${server.grpcPort}`,
+        grpc.credentials.createInsecure(),
+      );
+      const stream = get(client, "web.ns.svc.cluster.local:80");
+      expect(await stream.next()).toMatchObject({ add: { addrs: [{ addr: { port: 80 } }] } });
+
+      // Bad input is refused where it enters and never takes this path.
+      expect(await get(client, "web.ns.svc.cluster.local:http").end).toMatchObject({
+        code: grpc.status.INVALID_ARGUMENT,
+      });
+      const badToken = get(client, "web.ns.svc.cluster.local:80", "{not json");
+      expect(await badToken.next()).toMatchObject({ add: {} });
+      badToken.cancel();
+      await folder.writeText("broken.yaml", "kind: [\n\u0000\u00ff");
+      await folder.write("typed.yaml", service("ns", "db", [{ port: "5432" as never }]));
+      await vi.waitFor(() => expect(server.logs()).toContain("invalid Service ns/db"), {
+        timeout: 5000,
+      });
+      expect(server.logs()).not.toContain("invariant failure");
+      expect(stream.ended).toBeUndefined();
+
+      let exited = false;
+      void server.exit.then(() => {
+        exited = true;
+      });
+      server.child.kill("SIGUSR2");
+      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "OK" });
+      expect(exited).toBe(false);
+      const exit = await server.exit;
+      expect(exit.code).toBe(70);
+      expect(server.logs()).toContain(
+        `invariant failure (${failure === "exception" ? "uncaught exception" : "unhandled rejection"}); ending open streams and exiting`,
+      );
+      expect(server.logs()).toContain("deliberate invariant failure for a test");
+      client.close();
+    },
+  );
+
+  it("ignores the test failure trigger outside a test environment", async () => {
+    folder = await ManifestFolder.create();
+    await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+    const server = await spawnServer(["--manifests", folder.dir], {
+      env: { NODE_ENV: "production", DESTINATION_TEST_FAILURE: "exception" },
+    });
+    // No handler is installed, so SIGUSR2 does what it does by default: end the process.
+    server.child.kill("SIGUSR2");
+    expect((await server.exit).signal).toBe("SIGUSR2");
+    expect(server.logs()).not.toContain("invariant failure");
+  });
 });

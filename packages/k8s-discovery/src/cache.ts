@@ -21,6 +21,8 @@ export interface CacheStats {
   readonly updates: number;
   readonly deletes: number;
   readonly relists: number;
+  /** Objects skipped because they failed validation. */
+  readonly invalid: number;
 }
 
 /** One informer-style cache of one kind, cluster-wide. */

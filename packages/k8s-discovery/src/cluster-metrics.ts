@@ -8,9 +8,10 @@ export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ER
 
 /**
  * What failed: a list, the watch request or stream, an `ERROR` event the server sent (other than
- * `410 Gone`, which is a relist), or a line of the stream that is not a watch event.
+ * `410 Gone`, which is a relist), a line of the stream that is not a watch event, or an object
+ * that failed validation and was skipped.
  */
-export type WatchErrorReason = "list" | "watch" | "event" | "decode";
+export type WatchErrorReason = "list" | "watch" | "event" | "decode" | "invalid";
 
 /**
  * The hook a backend reports its list/watch health through. `clusterMetrics(registry, name)`

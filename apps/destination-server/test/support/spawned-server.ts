@@ -44,11 +44,11 @@ export interface SpawnedServer {
 
 /**
  * Starts the binary with JSON logs and resolves once its "ready" line names the ports.
- * `nodeArgs` go to node before the script.
+ * `nodeArgs` go to node before the script; `env` is added to this process's environment.
  */
 export function spawnServer(
   args: string[],
-  options: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<SpawnedServer> {
   const child = spawn(
     process.execPath,
@@ -63,7 +63,7 @@ export function spawnServer(
       "json",
       ...args,
     ],
-    { stdio: ["ignore", "pipe", "pipe"], env: options.env ?? process.env },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...options.env } },
   );
   let stdout = "";
   let stderr = "";

@@ -420,6 +420,27 @@ describe("cluster backend: list and watch", () => {
     expect(events.violations).toEqual([]);
   });
 
+  it("skips an invalid object from a list or a watch with a warning, counting it, and keeps the last valid version", async () => {
+    const server = await fakeServer();
+    server.apply(pod("web-0", "10.0.0.1", { labels: { app: 5 as never } }));
+    const { logger, at } = recordingLogger();
+    const { metrics, count } = countingMetrics();
+    const c = cluster(server, { logger, metrics });
+    await c.start();
+    await c.whenSynced();
+    expect(c.pods.get("shop", "web-0")).toBeUndefined();
+    server.apply(pod("web-1", "10.0.0.2"));
+    await eventually(() => expect(c.pods.get("shop", "web-1")).toBeDefined());
+    const broken: Pod = { ...pod("web-1", "10.0.0.3"), spec: { containers: "app" as never } };
+    server.apply(broken);
+    await eventually(() => expect(count("error Pod invalid")).toBe(2));
+    expect(c.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.0.2");
+    expect(at("warn")).toEqual([
+      "skipping an invalid Pod shop/web-0: metadata.labels.app: expected string, got 5",
+      'skipping an invalid Pod shop/web-1: spec.containers: expected Array, got "app"',
+    ]);
+  });
+
   it("closes its watches on stop() and makes no more requests", async () => {
     const server = await fakeServer();
     const c = cluster(server);

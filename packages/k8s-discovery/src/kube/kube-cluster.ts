@@ -95,6 +95,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
         ...(options.name === undefined ? {} : { name: options.name }),
         logger,
         keepVersions: true,
+        onInvalid: (kind) => metrics.errored(kind, "invalid"),
       }),
       metrics,
     );

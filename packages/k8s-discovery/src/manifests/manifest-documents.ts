@@ -1,5 +1,6 @@
 import { parseAllDocuments } from "yaml";
 import { toObjectMetadata } from "../object-metadata.js";
+import { describeObject, objectProblem } from "../object-validation.js";
 import type { Container, Pod } from "../objects/core.js";
 import type { KubeObject } from "../objects/meta.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
@@ -138,8 +139,13 @@ function collectObject(value: unknown, location: ManifestLocation, into: Collect
     into.ignored.push({ location, apiVersion, kind, name });
     return;
   }
-  if (metadata.namespace !== undefined && typeof metadata.namespace !== "string") {
-    into.problems.push({ location, reason: "metadata.namespace is not a string" });
+  // Validated here, where the file and document can be named, rather than in the cache.
+  const problem = objectProblem(cached, value);
+  if (problem !== undefined) {
+    into.problems.push({
+      location,
+      reason: `invalid ${cached} ${describeObject(value)}: ${problem}`,
+    });
     return;
   }
   into.objects.push({

@@ -435,6 +435,22 @@ describe("manifests backend: bad input", () => {
     ]);
   });
 
+  it("skips objects of a cached kind whose fields have the wrong type, naming the field", async () => {
+    const dir = await tempDir();
+    await writeManifest(
+      dir,
+      "typed.yaml",
+      `${serviceYaml("web", "10.96.0.1")}---\napiVersion: v1\nkind: Service\nmetadata: {name: db, namespace: shop}\nspec: {ports: [{port: "5432"}]}\n---\n${podYaml("p", "10.0.0.1", "\n  annotations: {a: [1]}")}`,
+    );
+    const { cluster, logger } = await started(dir);
+    expect(cluster.services.list().map((s) => s.metadata.name)).toEqual(["web"]);
+    expect(cluster.pods.list()).toEqual([]);
+    expect(logger.at("warn")).toEqual([
+      'skipping an object in typed.yaml (document 2): invalid Service shop/db: spec.ports[0].port: expected number, got "5432"',
+      "skipping an object in typed.yaml (document 3): invalid Pod shop/p: metadata.annotations.a: expected string, got Array",
+    ]);
+  });
+
   it("loads nothing from a new file that does not parse, and all of it once it does", async () => {
     const dir = await tempDir();
     await writeManifest(

@@ -97,7 +97,12 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   constructor(options: ManifestsClusterOptions) {
     const logger = options.logger ?? silentLogger;
     super(
-      new MemoryCluster({ ...(options.name === undefined ? {} : { name: options.name }), logger }),
+      // Documents are validated as they are parsed, where a warning can name the file.
+      new MemoryCluster({
+        ...(options.name === undefined ? {} : { name: options.name }),
+        logger,
+        validate: false,
+      }),
       withDefaultMetrics(options.metrics),
     );
     this.#dir = options.dir;

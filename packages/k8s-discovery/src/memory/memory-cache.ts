@@ -6,6 +6,7 @@ import {
   type ResourceCache,
 } from "../cache.js";
 import { type Logger, silentLogger } from "../logger.js";
+import { describeObject, objectProblem } from "../object-validation.js";
 import type { KubeObject } from "../objects/meta.js";
 import type { ResourceKind } from "../resource-kind.js";
 
@@ -18,7 +19,9 @@ export interface IndexDefinition<T> {
 /**
  * The store behind every backend: objects by key, secondary indexes, and synchronous event
  * delivery in mutation order (watchers.md X-2). Backends feed it with `apply`, `remove` and
- * `replace`; watchers only see the read-only `ResourceCache` side.
+ * `replace`; watchers only see the read-only `ResourceCache` side. It is where objects of every
+ * backend enter, so it is where they are validated: an object the watchers could not read is
+ * never stored (see `object-validation.ts`).
  */
 export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   readonly #objects = new Map<string, T>();
@@ -28,18 +31,30 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     { def: IndexDefinition<T>; entries: Map<string, Set<string>> }
   >();
   readonly #logger: Logger;
+  readonly #validate: boolean;
+  readonly #onInvalid: () => void;
   #synced = false;
   #syncWaiters: (() => void)[] = [];
   #adds = 0;
   #updates = 0;
   #deletes = 0;
   #relists = 0;
+  #invalid = 0;
 
   constructor(
     readonly kind: ResourceKind,
-    options: { indexes?: readonly IndexDefinition<T>[]; logger?: Logger } = {},
+    options: {
+      indexes?: readonly IndexDefinition<T>[];
+      logger?: Logger;
+      /** False when the backend validated its objects already (the manifests backend does). */
+      validate?: boolean;
+      /** Called for each object skipped as invalid (a metric). */
+      onInvalid?: () => void;
+    } = {},
   ) {
     this.#logger = options.logger ?? silentLogger;
+    this.#validate = options.validate ?? true;
+    this.#onInvalid = options.onInvalid ?? (() => {});
     for (const def of options.indexes ?? [])
       this.#indexes.set(def.name, { def, entries: new Map() });
   }
@@ -64,6 +79,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
       updates: this.#updates,
       deletes: this.#deletes,
       relists: this.#relists,
+      invalid: this.#invalid,
     };
   }
 
@@ -95,8 +111,12 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     return new Promise((resolve) => this.#syncWaiters.push(resolve));
   }
 
-  /** Adds or replaces an object, emitting `add` or `update(old, new)`. */
+  /**
+   * Adds or replaces an object, emitting `add` or `update(old, new)`. An invalid object is
+   * skipped with a warning and changes nothing: a stored earlier version stays (X-8).
+   */
   apply(obj: T): void {
+    if (!this.#valid(obj)) return;
     const key = keyOf(obj);
     const old = this.#objects.get(key);
     this.#store(key, obj, old);
@@ -124,13 +144,27 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   /**
    * Reconciles the store with a full list (K-10): new keys are added, keys whose
    * resourceVersion changed are updated, vanished keys are deleted, unchanged keys emit
-   * nothing. The first call is the initial list; the cache is synced once its events are out.
+   * nothing; invalid objects are skipped as in `apply`. The first call is the initial list; the
+   * cache is synced once its events are out.
    */
   replace(objects: readonly T[]): void {
     if (this.#synced) this.#relists++;
-    const incoming = new Map(objects.map((o) => [keyOf(o), o]));
+    const incoming = new Map<string, T>();
+    // An invalid object in the list changes nothing either: its stored version is not deleted.
+    const skipped = new Set<string>();
+    for (const obj of objects) {
+      if (this.#valid(obj)) incoming.set(keyOf(obj), obj);
+      else {
+        const { namespace, name } = (obj as Partial<KubeObject>).metadata ?? {};
+        if (typeof name === "string") {
+          skipped.add(objectKey(typeof namespace === "string" ? namespace : undefined, name));
+        }
+      }
+    }
     for (const [key, old] of [...this.#objects]) {
-      if (!incoming.has(key)) this.remove(old.metadata.namespace, old.metadata.name);
+      if (!incoming.has(key) && !skipped.has(key)) {
+        this.remove(old.metadata.namespace, old.metadata.name);
+      }
     }
     for (const [key, obj] of incoming) {
       const old = this.#objects.get(key);
@@ -152,6 +186,21 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     for (const obj of [...this.#objects.values()]) {
       this.#emit("update", (h) => h.update?.(obj, obj));
     }
+  }
+
+  /** Checks an object entering the cache; an invalid one is logged and counted. */
+  #valid(obj: T): boolean {
+    if (!this.#validate) return true;
+    const problem = objectProblem(this.kind, obj);
+    if (problem === undefined) return true;
+    this.#invalid++;
+    this.#onInvalid();
+    this.#logger.warn(`skipping an invalid ${this.kind} ${describeObject(obj)}: ${problem}`, {
+      kind: this.kind,
+      object: describeObject(obj),
+      problem,
+    });
+    return false;
   }
 
   #store(key: string, obj: T, old: T | undefined): void {

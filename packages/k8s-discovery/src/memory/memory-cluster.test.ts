@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { Logger } from "../logger.js";
 import type { Pod } from "../objects/core.js";
 import { MemoryCluster } from "./memory-cluster.js";
 
@@ -62,5 +63,41 @@ describe("MemoryCluster", () => {
       pod("new", "10.0.0.4"),
     ]);
     expect(seen.sort()).toEqual(["add new", "delete gone", "update change"]);
+  });
+
+  it("skips an invalid object with one warning; an invalid update leaves the stored version", () => {
+    const warn = vi.fn();
+    const logger: Logger = { debug() {}, info() {}, warn, error() {} };
+    const cluster = new MemoryCluster({ logger });
+    const seen: string[] = [];
+    cluster.pods.addHandler({
+      add: (p) => seen.push(`add ${p.metadata.name}`),
+      update: (_, n) => seen.push(`update ${n.metadata.name}`),
+      delete: (p) => seen.push(`delete ${p.metadata.name} ${p.status?.podIP}`),
+    });
+    cluster.apply(pod("a", "10.0.0.1"));
+    cluster.apply(pod("a", "10.0.0.2", { status: { podIPs: "10.0.0.2" as never } }));
+    cluster.apply(pod("b", "10.0.0.3", { metadata: { name: "b", labels: [] as never } }));
+    cluster.apply({ kind: "Pod", metadata: "junk" } as never);
+    // A relist with an invalid version of a keeps a, and drops nothing else for the invalid item.
+    cluster.replace("Pod", [
+      pod("c", "10.0.0.4"),
+      { kind: "Pod" } as never,
+      pod("a", "10.0.0.5", { spec: { hostNetwork: "yes" as never } }),
+    ]);
+    expect(seen).toEqual(["add a", "add c"]);
+    expect(cluster.pods.list().map((p) => `${p.metadata.name} ${p.status?.podIP}`)).toEqual([
+      "a 10.0.0.1",
+      "c 10.0.0.4",
+    ]);
+    expect(cluster.pods.stats().invalid).toBe(5);
+    expect(warn.mock.calls.map(([message]) => message)).toEqual([
+      'skipping an invalid Pod ns/a: status.podIPs: expected Array, got "10.0.0.2"',
+      "skipping an invalid Pod b: metadata.labels: expected Object, got Array",
+      "skipping an invalid Pod <no name>: metadata.name: missing",
+      // Stamping gives even an object without metadata a metadata of its own.
+      "skipping an invalid Pod <no name>: metadata.name: missing",
+      'skipping an invalid Pod ns/a: spec.hostNetwork: expected boolean, got "yes"',
+    ]);
   });
 });

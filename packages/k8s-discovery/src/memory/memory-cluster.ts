@@ -30,6 +30,13 @@ export interface MemoryClusterOptions {
    * has none, as an API server would.
    */
   keepVersions?: boolean;
+  /**
+   * Validate objects as they enter the caches (the default). The manifests backend turns it off:
+   * it validates each document where it can name the file.
+   */
+  validate?: boolean;
+  /** Called for each object a cache skipped as invalid (the cluster backend counts it). */
+  onInvalid?: (kind: ResourceKind) => void;
 }
 
 /**
@@ -60,27 +67,41 @@ export class MemoryCluster implements Cluster, SecretSource {
 
   constructor(options: MemoryClusterOptions = {}) {
     const logger = options.logger ?? silentLogger;
+    const validate = options.validate ?? true;
+    const onInvalid = options.onInvalid;
+    // Each cache's options: the logger, validation, and the invalid-object hook of its kind.
+    const opts = (kind: ResourceKind) => ({
+      logger,
+      validate,
+      ...(onInvalid === undefined ? {} : { onInvalid: () => onInvalid(kind) }),
+    });
     this.name = options.name ?? "local";
     this.#keepVersions = options.keepVersions ?? false;
     this.servedKinds = new Set(
       options.servedKinds ?? (Object.keys(RESOURCE_KINDS) as ResourceKind[]),
     );
-    this.services = new MemoryCache("Service", { logger, indexes: [serviceClusterIpIndex] });
+    this.services = new MemoryCache("Service", {
+      ...opts("Service"),
+      indexes: [serviceClusterIpIndex],
+    });
     this.endpointSlices = new MemoryCache("EndpointSlice", {
-      logger,
+      ...opts("EndpointSlice"),
       indexes: [sliceServiceIndex],
     });
-    this.endpoints = new MemoryCache("Endpoints", { logger });
-    this.pods = new MemoryCache("Pod", { logger, indexes: [podIpIndex, podHostPortIndex] });
-    this.serviceProfiles = new MemoryCache("ServiceProfile", { logger });
-    this.servers = new MemoryCache("Server", { logger });
+    this.endpoints = new MemoryCache("Endpoints", opts("Endpoints"));
+    this.pods = new MemoryCache("Pod", {
+      ...opts("Pod"),
+      indexes: [podIpIndex, podHostPortIndex],
+    });
+    this.serviceProfiles = new MemoryCache("ServiceProfile", opts("ServiceProfile"));
+    this.servers = new MemoryCache("Server", opts("Server"));
     this.externalWorkloads = new MemoryCache("ExternalWorkload", {
-      logger,
+      ...opts("ExternalWorkload"),
       indexes: [externalWorkloadIpIndex],
     });
-    this.nodes = new MemoryCache("Node", { logger });
-    this.replicaSets = new MemoryCache("ReplicaSet", { logger });
-    this.jobs = new MemoryCache("Job", { logger });
+    this.nodes = new MemoryCache("Node", opts("Node"));
+    this.replicaSets = new MemoryCache("ReplicaSet", opts("ReplicaSet"));
+    this.jobs = new MemoryCache("Job", opts("Job"));
     this.#caches = {
       Service: this.services,
       EndpointSlice: this.endpointSlices,
@@ -141,7 +162,8 @@ export class MemoryCluster implements Cluster, SecretSource {
       return;
     }
     const stamped = objects.map((o) => {
-      const current = cache.get(o.metadata.namespace ?? "", o.metadata.name);
+      // Metadata is read defensively: the cache validates what this returns.
+      const current = cache.get(o.metadata?.namespace ?? "", o.metadata?.name);
       return current !== undefined && sameContent(current, o) ? current : this.#stamp(o);
     });
     cache.replace(stamped);
@@ -208,13 +230,14 @@ export class MemoryCluster implements Cluster, SecretSource {
   #stamp(obj: KubeObject): KubeObject {
     if (this.#keepVersions) return obj;
     const kind = kindOf(obj);
-    const current = this.cache(kind).get(obj.metadata.namespace ?? "", obj.metadata.name);
+    // Metadata is read defensively: the cache validates what this returns.
+    const current = this.cache(kind).get(obj.metadata?.namespace ?? "", obj.metadata?.name);
     return {
       ...obj,
       metadata: {
         ...obj.metadata,
         resourceVersion: String(++this.#version),
-        uid: obj.metadata.uid ?? current?.metadata.uid ?? randomUUID(),
+        uid: obj.metadata?.uid ?? current?.metadata.uid ?? randomUUID(),
       },
     };
   }
