@@ -10,6 +10,7 @@ import {
   type Logger,
   type MetricsRegistry,
   type Node,
+  nodeZoneOf,
   noopMetrics,
   type PartialObjectMetadata,
   type Pod,
@@ -19,7 +20,6 @@ import {
   silentLogger,
 } from "@destination/k8s-discovery";
 import type { FilterKey } from "./filter-key.js";
-import { nodeZoneOf } from "./node-zone.js";
 import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";
 import { ServicePublisher } from "./service-publisher.js";

@@ -4,6 +4,7 @@ import {
   type Endpoints,
   type EndpointsListener,
   keyOf,
+  nodeZoneOf,
   SERVICE_NAME_LABEL,
   type Server,
   type Service,
@@ -15,7 +16,6 @@ import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { endpointsAddresses } from "./endpoints-addresses.js";
 import { type FilterKey, filterKeyString } from "./filter-key.js";
 import { FilteredListenerGroup, type PortAddresses } from "./filtered-listener-group.js";
-import { nodeZoneOf } from "./node-zone.js";
 import type { ServiceId } from "./service-id.js";
 import { addressSetLabels } from "./set-labels.js";
 import { sliceAddresses } from "./slice-addresses.js";

@@ -49,6 +49,7 @@ export type {
   MetricsRegistry,
 } from "./metrics.js";
 export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
+export { nodeZoneOf } from "./node-zone.js";
 export type * from "./objects/core.js";
 export type * from "./objects/discovery.js";
 export type * from "./objects/linkerd.js";

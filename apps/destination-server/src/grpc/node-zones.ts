@@ -1,10 +1,4 @@
-import type { Cluster, Node } from "@destination/k8s-discovery";
-
-const ZONE_LABEL = "topology.kubernetes.io/zone";
-
-function zoneLabel(node: Node | undefined): string {
-  return node?.metadata.labels?.[ZONE_LABEL] ?? "";
-}
+import { type Cluster, type Node, nodeZoneOf } from "@destination/k8s-discovery";
 
 /**
  * The zone of each caller's Node (the `topology.kubernetes.io/zone` label; "" when the Node or
@@ -21,12 +15,13 @@ export class NodeZones {
     this.#cluster = cluster;
     this.#removeHandler = cluster.nodes.addHandler({
       add: (node) => this.#changed("", node),
-      update: (old, node) => this.#changed(zoneLabel(old), node),
+      update: (old, node) => this.#changed(nodeZoneOf(old), node),
     });
   }
 
   zoneOf(nodeName: string): string {
-    return nodeName === "" ? "" : zoneLabel(this.#cluster.nodes.get("", nodeName));
+    const node = nodeName === "" ? undefined : this.#cluster.nodes.get("", nodeName);
+    return node === undefined ? "" : nodeZoneOf(node);
   }
 
   /** Calls `onChange` with the new zone whenever the Node's zone changes; returns the stop. */
@@ -52,7 +47,7 @@ export class NodeZones {
   }
 
   #changed(previousZone: string, node: Node): void {
-    const zone = zoneLabel(node);
+    const zone = nodeZoneOf(node);
     if (zone === previousZone) return;
     const followers = this.#followers.get(node.metadata.name);
     if (followers === undefined) return;

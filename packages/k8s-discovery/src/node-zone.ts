@@ -1,4 +1,4 @@
-import type { Node } from "@destination/k8s-discovery";
+import type { Node } from "./objects/core.js";
 
 const ZONE_LABEL = "topology.kubernetes.io/zone";
 
