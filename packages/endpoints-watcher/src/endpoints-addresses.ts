@@ -16,7 +16,7 @@ import { subsetPort, type TargetPort } from "./target-port.js";
 /**
  * §3.4: the addresses of a core/v1 Endpoints object for one service port, by ID key. Only
  * ready addresses count (E-12); subsets that do not serve the target port are skipped (E-10);
- * pods not in the cache are left out (E-13). Every pod and owner read is told to `note`, so
+ * pods not in the cache are left out for now. Every pod and owner read is told to `note`, so
  * that the object is converted again when one of them arrives or changes.
  */
 export function endpointsAddresses(

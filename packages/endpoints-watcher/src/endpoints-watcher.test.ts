@@ -138,7 +138,7 @@ describe("EndpointsWatcher", () => {
     ]);
   });
 
-  it("X-8: a malformed slice is skipped where it enters the cluster, a throwing listener is logged; other objects and listeners carry on", () => {
+  it("a malformed slice is skipped where it enters the cluster, a throwing listener is logged; other objects and listeners carry on", () => {
     const h = served();
     const listener = h.listen();
     listener.take();

@@ -268,7 +268,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(hints()).toEqual([{ name: "zone-b" }]);
   });
 
-  it("E-20: a deleted slice removes what it contributed; a pod gone first has already taken its address", () => {
+  it("a deleted slice removes what it contributed; a pod gone first has already taken its address", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -310,7 +310,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
 });
 
 describe("port publisher: Service events", () => {
-  it("E-24: deleting the Service removes every address; listeners stay, and get them back when it returns", () => {
+  it("deleting the Service removes every address; listeners stay, and get them back when it returns", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();

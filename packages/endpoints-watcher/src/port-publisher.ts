@@ -169,14 +169,14 @@ export class PortPublisher {
     for (const group of this.#groups.values()) group.noEndpoints(exists);
   }
 
-  /** E-24: the Service went; what its slices contributed goes with it until it returns. */
+  /** The Service went; what its slices contributed goes with it until it returns. */
   serviceDeleted(): void {
     this.#serviceDeleted = true;
     this.noEndpoints(false);
   }
 
   /**
-   * E-22: a new port mapping re-primes (E-23); a traffic-policy change re-filters (E-33). A
+   * A new port mapping re-primes every slice; a traffic-policy change re-filters. A
    * Service that comes back after its deletion re-primes too (fix: upstream waited for the next
    * slice event, which may never come, leaving the port without the endpoints its slices list).
    */

@@ -11,7 +11,7 @@ import { PortPublisher, type PublisherContext } from "./port-publisher.js";
 import type { ServiceId } from "./service-id.js";
 
 /**
- * One subscribed service's ports (§3.1). It lives while it has listeners: its port publishers
+ * One subscribed service's ports. It lives while it has listeners: its port publishers
  * go with their last listener, and the watcher drops it with the last port. Everything it holds
  * is read from the caches when it is created, so a service subscribed again starts exactly as a
  * first subscription does.

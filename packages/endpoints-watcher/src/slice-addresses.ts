@@ -24,7 +24,7 @@ function isSliceFamily(addressType: string): addressType is SliceFamily {
 /**
  * §3.5: the addresses one slice contributes to a service port, by ID key. Endpoints with
  * `ready: false` are left out, a missing `ready` counts as ready (E-15); pods and
- * ExternalWorkloads not in the cache are left out (E-13). Every pod, owner and ExternalWorkload
+ * ExternalWorkloads not in the cache are left out for now. Every pod, owner and ExternalWorkload
  * the conversion reads is told to `note`, found or not, so that the slice is converted again
  * when one of them arrives or changes (see "Ordering" in the README).
  *

@@ -15,7 +15,7 @@ export interface ClusterLink {
 
 /**
  * Reads a link Secret: `ignored` for Secrets that are not links at all (C-1, not worth more than
- * a debug line), `invalid` with upstream's reason for links missing a part (C-2).
+ * a debug line), `invalid` with upstream's reason for links missing a part.
  */
 export function readLinkSecret(
   secret: Secret,

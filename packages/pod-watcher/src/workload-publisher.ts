@@ -84,7 +84,7 @@ export class WorkloadPublisher implements Publisher {
   }
 
   /**
-   * Registers a listener and sends it the current address; a throw unregisters it again (W-3).
+   * Registers a listener and sends it the current address; a throw unregisters it again.
    * Call it as a task of the watcher, so the initial update is not sent inside another round.
    */
   addListener(listener: WorkloadListener): void {

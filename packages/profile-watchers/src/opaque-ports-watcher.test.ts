@@ -95,7 +95,7 @@ describe("OpaquePortsWatcher", () => {
     expect(other.sets).toEqual([[25, 3306]]);
   });
 
-  it("O-1: a Service too malformed to read is skipped where it enters the cluster, and its event ignored (X-8)", () => {
+  it("a Service too malformed to read is skipped where it enters the cluster, and its event ignored", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     const listener = recorder();

@@ -151,7 +151,7 @@ export class OpaquePortsWatcher {
   }
 
   /**
-   * O-1: listeners hear a change of the set. A Service nobody listens to has no entry: its
+   * Listeners hear a change of the set. A Service nobody listens to has no entry: its
    * first subscriber reads the set from the cache.
    */
   #apply(service: Service): void {
@@ -162,7 +162,7 @@ export class OpaquePortsWatcher {
     this.#set(entry, ports, idOf(service));
   }
 
-  /** O-2: a deleted Service falls back to the defaults; its entry stays while listened to. */
+  /** A deleted Service falls back to the defaults; its entry stays while listened to. */
   #delete(service: Service): void {
     const entry = this.#entries.get(keyOfId(idOf(service)));
     if (entry !== undefined) this.#set(entry, this.#defaults, idOf(service));

@@ -157,7 +157,7 @@ export class ProfileWatcher {
   }
 
   /**
-   * P-2: every add, update and resync is forwarded, with the cache's object; null on delete.
+   * Every add, update and resync is forwarded, with the cache's object; null on delete.
    * An id nobody listens to has no publisher, and the event is not kept.
    */
   #publish(object: ServiceProfile, profile: ServiceProfile | null): void {

@@ -45,7 +45,7 @@ function bind(server: grpc.Server, address: string): Promise<number> {
 /** A gRPC server with health and reflection, not yet serving Destination nor bound. */
 export interface PreparedGrpcServer {
   /**
-   * Adds Destination and binds. Called only once the caches have synced (X-1), so the port
+   * Adds Destination and binds. Called only once the caches have synced, so the port
    * accepts connections only when answers are complete.
    */
   start(

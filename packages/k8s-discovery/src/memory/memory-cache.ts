@@ -113,7 +113,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
 
   /**
    * Adds or replaces an object, emitting `add` or `update(old, new)`. An invalid object is
-   * skipped with a warning and changes nothing: a stored earlier version stays (X-8).
+   * skipped with a warning and changes nothing: a stored earlier version stays.
    */
   apply(obj: T): void {
     if (!this.#valid(obj)) return;
