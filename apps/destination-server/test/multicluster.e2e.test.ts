@@ -1,4 +1,5 @@
-import { MemoryCluster, type Secret, type Service } from "@destination/k8s-discovery";
+import type { Secret, Service } from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import type { RemoteClusterFactory } from "../src/index.js";

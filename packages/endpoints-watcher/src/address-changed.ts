@@ -1,4 +1,4 @@
-import type { Address } from "@destination/k8s-discovery";
+import type { Address } from "@destination/core";
 
 /**
  * E-29: whether an address kept under the same ID must be announced again. Upstream compares

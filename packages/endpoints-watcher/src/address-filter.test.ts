@@ -1,4 +1,4 @@
-import type { Node } from "@destination/k8s-discovery";
+import type { Node } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { harness, LOCAL_KEY, NS, pod, podEndpoint, service, slice } from "./test-fixtures.js";
 

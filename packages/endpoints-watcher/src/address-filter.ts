@@ -1,4 +1,4 @@
-import type { AddressSetEntry } from "@destination/k8s-discovery";
+import type { AddressSetEntry } from "@destination/core";
 import type { FilterKey } from "./filter-key.js";
 
 /** Everything a listener group's view depends on besides the addresses themselves. */

@@ -8,7 +8,7 @@ import {
   serverPortMatchesPod,
   serverSelectsExternalWorkload,
   serverSelectsPod,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 
 // Server-driven opacity of addresses in endpoint sets (watchers.md §3.8).
 

@@ -1,4 +1,4 @@
-import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destination/k8s-discovery";
+import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destination/core";
 
 // everything handed to listeners is immutable. Entries are frozen once, when an address
 // is built, so sets can share them; each published set gets its own read-only map.

@@ -1,4 +1,5 @@
-import type { Cluster, Logger, Server } from "@destination/k8s-discovery";
+import type { Logger, Server } from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 
 /** What turning an Endpoints object or a slice into addresses reads. */
 export interface ConversionContext {

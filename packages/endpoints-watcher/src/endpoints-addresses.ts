@@ -6,7 +6,7 @@ import {
   type Endpoints,
   newAddress,
   podPortOpaqueByServers,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";

@@ -3,8 +3,8 @@ import {
   type Endpoint,
   InMemoryMetrics,
   InvalidServiceError,
-  MemoryCluster,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
 import { EndpointsWatcher } from "./endpoints-watcher.js";
 import {

@@ -1,11 +1,9 @@
 import {
-  type Cluster,
   type EndpointSlice,
   type Endpoints,
   type EndpointsListener,
   InvalidServiceError,
   type KubeObject,
-  keyOf,
   type LingerTimers,
   type Logger,
   type MetricsRegistry,
@@ -18,7 +16,8 @@ import {
   type Server,
   type Service,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { type Cluster, keyOf } from "@destination/k8s-discovery";
 import type { FilterKey } from "./filter-key.js";
 import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";

@@ -1,4 +1,4 @@
-import type { ExternalWorkload, PartialObjectMetadata } from "@destination/k8s-discovery";
+import type { ExternalWorkload, PartialObjectMetadata } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import {
   endpointsObject,

@@ -1,9 +1,4 @@
-import type {
-  AddressSet,
-  AddressSetEntry,
-  EndpointsListener,
-  Logger,
-} from "@destination/k8s-discovery";
+import type { AddressSet, AddressSetEntry, EndpointsListener, Logger } from "@destination/core";
 import { addressChanged } from "./address-changed.js";
 import { type AddressFilter, filterAddresses } from "./address-filter.js";
 import { EMPTY_LABELS, frozenAddressSet } from "./address-snapshot.js";

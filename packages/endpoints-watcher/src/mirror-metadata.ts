@@ -1,4 +1,4 @@
-import type { KubeObject } from "@destination/k8s-discovery";
+import type { KubeObject } from "@destination/core";
 
 // Metadata the service mirror writes on the Endpoints and slices of a mirrored service; the
 // addresses there have no targetRef.

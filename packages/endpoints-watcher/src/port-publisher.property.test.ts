@@ -1,4 +1,4 @@
-import type { AddressSetEntry } from "@destination/k8s-discovery";
+import type { AddressSetEntry } from "@destination/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

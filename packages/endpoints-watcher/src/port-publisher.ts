@@ -3,12 +3,11 @@ import {
   type EndpointSlice,
   type Endpoints,
   type EndpointsListener,
-  keyOf,
   nodeZoneOf,
-  SERVICE_NAME_LABEL,
   type Server,
   type Service,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { keyOf, SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
 import { AddressContributions } from "./address-contributions.js";
 import { opacityFromServers, serverSelectsAddress } from "./address-opacity.js";
 import { EMPTY_LABELS, frozenEntry } from "./address-snapshot.js";

@@ -5,7 +5,7 @@ import type {
   Publisher,
   Server,
   Service,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import type { FilterKey } from "./filter-key.js";
 import { PortPublisher, type PublisherContext } from "./port-publisher.js";
 import type { ServiceId } from "./service-id.js";

@@ -1,4 +1,4 @@
-import type { KubeObject } from "@destination/k8s-discovery";
+import type { KubeObject } from "@destination/core";
 import { CLUSTER_NAME_LABEL, remoteServiceFqName } from "./mirror-metadata.js";
 
 /**

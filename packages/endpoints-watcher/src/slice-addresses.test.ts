@@ -1,4 +1,4 @@
-import type { ExternalWorkload, Server } from "@destination/k8s-discovery";
+import type { ExternalWorkload, Server } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { harness, NS, pod, podEndpoint, server, service, slice, WEB } from "./test-fixtures.js";
 

@@ -1,4 +1,5 @@
-import { type EndpointSlice, SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
+import type { EndpointSlice } from "@destination/core";
+import { SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
 
 /**
  * E-14: the Service a slice belongs to, or undefined for a slice that names none. The label

@@ -1,4 +1,5 @@
-import { type KubeObject, objectKey, type Pod } from "@destination/k8s-discovery";
+import type { KubeObject, Pod } from "@destination/core";
+import { objectKey } from "@destination/k8s-discovery";
 
 /** Kinds an address is built from besides the slice or Endpoints object that lists it. */
 export type ReferencedKind = "Pod" | "ExternalWorkload" | "ReplicaSet" | "Job";

@@ -1,4 +1,4 @@
-import type { EndpointSlice, EndpointSubset, Service } from "@destination/k8s-discovery";
+import type { EndpointSlice, EndpointSubset, Service } from "@destination/core";
 
 /**
  * What a subscribed port maps to in Endpoints and slices: the service port's name (possibly

@@ -1,4 +1,5 @@
 // Builders and a recording listener shared by this package's tests (not part of the API).
+
 import {
   type AddressSet,
   type AddressSetEntry,
@@ -9,12 +10,12 @@ import {
   type EndpointsListener,
   InMemoryMetrics,
   type LabelSelector,
-  MemoryCluster,
   type Pod,
   type Server,
   type Service,
   type ServicePort,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { EndpointsWatcher, type EndpointsWatcherOptions } from "./endpoints-watcher.js";
 import type { FilterKey } from "./filter-key.js";
 import type { ServiceId } from "./service-id.js";

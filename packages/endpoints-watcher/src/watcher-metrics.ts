@@ -1,9 +1,4 @@
-import type {
-  CounterMetric,
-  GaugeMetric,
-  MetricLabels,
-  MetricsRegistry,
-} from "@destination/k8s-discovery";
+import type { CounterMetric, GaugeMetric, MetricLabels, MetricsRegistry } from "@destination/core";
 
 const GROUP_LABEL_NAMES = ["cluster", "namespace", "service", "port", "hostname", "nodename"];
 

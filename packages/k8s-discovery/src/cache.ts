@@ -1,4 +1,4 @@
-import type { KubeObject } from "./objects/meta.js";
+import type { KubeObject } from "@destination/core";
 import type { ResourceKind } from "./resource-kind.js";
 
 /**

@@ -1,6 +1,6 @@
+import type { KubeObject } from "@destination/core";
 import type { ResourceCache } from "./cache.js";
 import type { Cluster } from "./cluster.js";
-import type { KubeObject } from "./objects/meta.js";
 import type { ResourceKind } from "./resource-kind.js";
 
 const CACHE_PROPERTY = {

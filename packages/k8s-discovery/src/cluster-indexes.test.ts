@@ -1,3 +1,4 @@
+import type { Pod, Service } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import {
   externalWorkloadIpIndex,
@@ -6,7 +7,6 @@ import {
   serviceClusterIpIndex,
   sliceServiceIndex,
 } from "./cluster-indexes.js";
-import type { Pod, Service } from "./objects/core.js";
 
 const pod = (spec: Pod["spec"], status: Pod["status"]): Pod => ({
   metadata: { name: "p", namespace: "shop" },

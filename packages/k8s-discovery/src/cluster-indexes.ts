@@ -1,10 +1,8 @@
+import type { EndpointSlice, ExternalWorkload, Pod, Service } from "@destination/core";
+import { canonicalIp, joinHostPort } from "@destination/core";
 import { objectKey } from "./cache.js";
 import type { ClusterIndexes } from "./cluster.js";
-import { canonicalIp, joinHostPort } from "./ip.js";
 import type { IndexDefinition, MemoryCache } from "./memory/memory-cache.js";
-import type { Pod, Service } from "./objects/core.js";
-import type { EndpointSlice } from "./objects/discovery.js";
-import type { ExternalWorkload } from "./objects/linkerd.js";
 
 export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 

@@ -1,7 +1,7 @@
+import { InMemoryMetrics, noopMetrics } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { CACHE_SIZE_METRICS, clusterMetrics, registerCacheSizeMetrics } from "./cluster-metrics.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";
-import { InMemoryMetrics, noopMetrics } from "./metrics.js";
 
 describe("cluster metrics", () => {
   it("names the cache-size gauges as upstream does (§10)", () => {

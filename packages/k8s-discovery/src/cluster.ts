@@ -1,9 +1,16 @@
+import type {
+  EndpointSlice,
+  Endpoints,
+  ExternalWorkload,
+  Node,
+  Owner,
+  PartialObjectMetadata,
+  Pod,
+  Server,
+  Service,
+  ServiceProfile,
+} from "@destination/core";
 import type { ResourceCache } from "./cache.js";
-import type { Endpoints, Node, Pod, Service } from "./objects/core.js";
-import type { EndpointSlice } from "./objects/discovery.js";
-import type { ExternalWorkload, Server, ServiceProfile } from "./objects/linkerd.js";
-import type { PartialObjectMetadata } from "./objects/meta.js";
-import type { Owner } from "./owner.js";
 import type { ResourceKind } from "./resource-kind.js";
 
 /** Index reads of watchers.md §1.4. IPs are looked up in canonical text form. */

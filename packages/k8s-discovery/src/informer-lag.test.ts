@@ -1,7 +1,7 @@
+import type { ManagedFieldsEntry } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { informerLagSeconds, latestUpdateTime, observeInformerLag } from "./informer-lag.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";
-import type { ManagedFieldsEntry } from "./objects/meta.js";
 
 const at = (time: string, operation = "Update"): ManagedFieldsEntry => ({ operation, time });
 const obj = (managedFields: ManagedFieldsEntry[]) => ({ metadata: { name: "a", managedFields } });

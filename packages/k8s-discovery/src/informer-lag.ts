@@ -1,7 +1,7 @@
+import type { KubeObject, ManagedFieldsEntry } from "@destination/core";
 import type { Cluster } from "./cluster.js";
 import { clusterCache } from "./cluster-cache.js";
 import { type ClusterMetrics, INFORMER_LAG_METRICS } from "./cluster-metrics.js";
-import type { KubeObject, ManagedFieldsEntry } from "./objects/meta.js";
 import type { ResourceKind } from "./resource-kind.js";
 
 /**

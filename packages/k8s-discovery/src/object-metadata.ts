@@ -1,4 +1,4 @@
-import type { KubeObject, PartialObjectMetadata } from "./objects/meta.js";
+import type { KubeObject, PartialObjectMetadata } from "@destination/core";
 import { apiVersionOf, type ResourceKindInfo } from "./resource-kind.js";
 
 /**

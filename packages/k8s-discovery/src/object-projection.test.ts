@@ -1,8 +1,7 @@
+import type { KubeObject, ManagedFieldsEntry, Pod } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { informerLagSeconds } from "./informer-lag.js";
 import { projectObject } from "./object-projection.js";
-import type { Pod } from "./objects/core.js";
-import type { KubeObject, ManagedFieldsEntry } from "./objects/meta.js";
 
 const managedFields = [
   { manager: "kubelet", operation: "Update", time: "2026-01-01T00:00:05Z", fieldsV1: { x: {} } },

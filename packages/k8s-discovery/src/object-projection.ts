@@ -1,6 +1,5 @@
+import type { Container, KubeObject, Pod } from "@destination/core";
 import { latestUpdateTime } from "./informer-lag.js";
-import type { Container, Pod } from "./objects/core.js";
-import type { KubeObject } from "./objects/meta.js";
 
 /**
  * What the cluster backend keeps of an object from the API server. Of `managedFields` (about a

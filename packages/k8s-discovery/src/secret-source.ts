@@ -1,7 +1,7 @@
+import type { Secret } from "@destination/core";
 import type { Cluster } from "./cluster.js";
 import type { ApiResource } from "./kube/api-resource.js";
 import type { WatchStore } from "./kube/reflector.js";
-import type { Secret } from "./objects/core.js";
 
 /** A running watch of the Secrets of one namespace; `stop()` ends it. */
 export interface SecretWatch {

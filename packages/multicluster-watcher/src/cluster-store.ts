@@ -1,12 +1,6 @@
+import { type Logger, type MetricsRegistry, type Secret, silentLogger } from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
-import {
-  type Cluster,
-  keyOf,
-  type Logger,
-  type MetricsRegistry,
-  type Secret,
-  silentLogger,
-} from "@destination/k8s-discovery";
+import { type Cluster, keyOf } from "@destination/k8s-discovery";
 import { type ClusterLink, readLinkSecret } from "./link-secret.js";
 import { SecretEvents } from "./secret-events.js";
 

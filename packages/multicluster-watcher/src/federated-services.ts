@@ -1,11 +1,5 @@
-import {
-  type Cluster,
-  keyOf,
-  type Logger,
-  objectKey,
-  type Service,
-  silentLogger,
-} from "@destination/k8s-discovery";
+import { type Logger, type Service, silentLogger } from "@destination/core";
+import { type Cluster, keyOf, objectKey } from "@destination/k8s-discovery";
 import type { ClusterStore, RemoteCluster } from "./cluster-store.js";
 import { type Federation, isFederated, type RemoteMember, readFederation } from "./federation.js";
 

@@ -1,4 +1,4 @@
-import type { Service } from "@destination/k8s-discovery";
+import type { Service } from "@destination/core";
 
 export const LOCAL_DISCOVERY_ANNOTATION = "multicluster.linkerd.io/local-discovery";
 export const REMOTE_DISCOVERY_ANNOTATION = "multicluster.linkerd.io/remote-discovery";

@@ -1,4 +1,4 @@
-import type { Secret } from "@destination/k8s-discovery";
+import type { Secret } from "@destination/core";
 
 export const LINK_SECRET_TYPE = "mirror.linkerd.io/remote-kubeconfig";
 export const CLUSTER_NAME_LABEL = "multicluster.linkerd.io/cluster-name";

@@ -1,5 +1,7 @@
 // The example of README.md, run as a test so it cannot rot. Keep the two in step.
-import { InMemoryMetrics, MemoryCluster, type Secret } from "@destination/k8s-discovery";
+
+import { InMemoryMetrics, type Secret } from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { expect, it } from "vitest";
 import { ClusterStore, FederatedServices } from "./index.js";
 

@@ -1,11 +1,5 @@
-import {
-  clusterMetrics,
-  createKubeCluster,
-  type Logger,
-  type MetricsRegistry,
-  type ResourceKind,
-  silentLogger,
-} from "@destination/k8s-discovery";
+import { type Logger, type MetricsRegistry, silentLogger } from "@destination/core";
+import { clusterMetrics, createKubeCluster, type ResourceKind } from "@destination/k8s-discovery";
 import type { RemoteClusterFactory } from "./cluster-store.js";
 
 /** What a remote cluster caches: no ExternalWorkloads, Jobs, Nodes or profiles. */

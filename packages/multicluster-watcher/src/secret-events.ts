@@ -1,4 +1,5 @@
-import { keyOf, objectKey, type Secret, type WatchStore } from "@destination/k8s-discovery";
+import type { Secret } from "@destination/core";
+import { keyOf, objectKey, type WatchStore } from "@destination/k8s-discovery";
 
 /**
  * A `WatchStore` that reports only adds and deletes of Secrets: the cluster store has no update

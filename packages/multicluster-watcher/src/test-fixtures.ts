@@ -1,12 +1,13 @@
 // Builders and recorders shared by this package's tests (not part of the API).
+
 import {
   type AddressSet,
   type EndpointSlice,
   InMemoryMetrics,
-  MemoryCluster,
   type Secret,
   type Service,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { ClusterStore, type RemoteCluster } from "./cluster-store.js";
 import { CLUSTER_NAME_LABEL, LINK_SECRET_TYPE } from "./link-secret.js";
 

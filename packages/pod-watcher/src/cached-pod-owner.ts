@@ -1,4 +1,5 @@
-import { type Cluster, type Owner, type Pod, resolvePodOwner } from "@destination/k8s-discovery";
+import { type Owner, type Pod, resolvePodOwner } from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 
 /**
  * The pod's owner when the metadata caches can answer it, undefined on a cache miss (the case

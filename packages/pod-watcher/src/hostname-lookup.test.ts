@@ -1,4 +1,4 @@
-import type { Endpoint, EndpointAddress } from "@destination/k8s-discovery";
+import type { Endpoint, EndpointAddress } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { NS, pod, RecordingListener, setup } from "./test-fixtures.js";
 

@@ -1,4 +1,5 @@
-import type { Cluster, ObjectReference, Pod } from "@destination/k8s-discovery";
+import type { ObjectReference, Pod } from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 import { WorkloadLookupError } from "./workload-lookup-error.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { Pod, Publishers } from "@destination/k8s-discovery";
+import type { Pod, Publishers } from "@destination/core";
 import { containerPorts, hostIps, podIps } from "./pod-facts.js";
 import { publisherKey, type WorkloadPublisher } from "./workload-publisher.js";
 

@@ -1,4 +1,4 @@
-import { type ContainerPort, canonicalIp, type Pod } from "@destination/k8s-discovery";
+import { type ContainerPort, canonicalIp, type Pod } from "@destination/core";
 
 // Small readings of a pod that the watcher's rules are written in.
 

@@ -1,5 +1,7 @@
 // The example of README.md, run as a test so it cannot rot. Keep the two in step.
-import { type Address, MemoryCluster, type Pod, type Server } from "@destination/k8s-discovery";
+
+import type { Address, Pod, Server } from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { expect, it } from "vitest";
 import { WorkloadWatcher } from "./index.js";
 

@@ -1,14 +1,15 @@
 // Builders and a recording listener shared by this package's tests.
+
 import {
   type Address,
   type ContainerPort,
   type ExternalWorkload,
   InMemoryMetrics,
-  MemoryCluster,
   type Pod,
   type Server,
   type WorkloadListener,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { WorkloadWatcher, type WorkloadWatcherOptions } from "./workload-watcher.js";
 
 export const NS = "ns";

@@ -1,4 +1,4 @@
-import type { CounterMetric, GaugeMetric, MetricsRegistry } from "@destination/k8s-discovery";
+import type { CounterMetric, GaugeMetric, MetricsRegistry } from "@destination/core";
 
 /** `workload_subscribers` and `workload_updates` (watchers.md §10), both without labels. */
 export class WorkloadMetrics {

@@ -16,7 +16,7 @@ import {
   serverSelectsExternalWorkload,
   serverSelectsPod,
   type WorkloadListener,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import { podIsRunning, samePod } from "./pod-facts.js";
 
 /** What a publisher needs from its watcher. */

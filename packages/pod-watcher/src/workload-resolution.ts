@@ -1,4 +1,5 @@
-import type { Cluster, ExternalWorkload, Pod } from "@destination/k8s-discovery";
+import type { ExternalWorkload, Pod } from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 import { WorkloadLookupError } from "./workload-lookup-error.js";
 
 /** What stands behind an `ip:port` at subscribe time; neither when it is a bare endpoint. */

@@ -1,4 +1,4 @@
-import type { EndpointSlice } from "@destination/k8s-discovery";
+import type { EndpointSlice } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
 

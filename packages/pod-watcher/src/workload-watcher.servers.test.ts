@@ -1,4 +1,4 @@
-import type { Server } from "@destination/k8s-discovery";
+import type { Server } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { externalWorkload, NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
 

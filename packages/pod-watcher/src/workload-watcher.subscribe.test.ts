@@ -1,4 +1,5 @@
-import { MemoryCluster, type Owner, type Pod } from "@destination/k8s-discovery";
+import type { Owner, Pod } from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
 import {
   externalWorkload,

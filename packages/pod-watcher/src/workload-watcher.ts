@@ -1,6 +1,4 @@
 import {
-  type CacheEventHandler,
-  type Cluster,
   type ExternalWorkload,
   type LingerTimers,
   type Logger,
@@ -13,7 +11,8 @@ import {
   type Server,
   silentLogger,
   type WorkloadListener,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import type { CacheEventHandler, Cluster } from "@destination/k8s-discovery";
 import { cachedPodOwner, fetchPodOwner } from "./cached-pod-owner.js";
 import { podByHostname } from "./hostname-lookup.js";
 import { publishersReachedByPod } from "./pod-event-routing.js";

@@ -2,11 +2,11 @@ import {
   InMemoryMetrics,
   InvalidServiceError,
   type Logger,
-  MemoryCluster,
   OPAQUE_PORTS_ANNOTATION,
   type OpaquePortsListener,
   type Service,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { OpaquePortsWatcher } from "./opaque-ports-watcher.js";

@@ -1,5 +1,4 @@
 import {
-  type Cluster,
   type GaugeMetric,
   InvalidServiceError,
   type LingerTimers,
@@ -14,7 +13,8 @@ import {
   type Subscription,
   serviceOpaquePorts,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 import { PortSet } from "./port-set.js";
 
 /** A Service by namespace and name. */

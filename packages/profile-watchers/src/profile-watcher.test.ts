@@ -1,10 +1,10 @@
 import {
   InMemoryMetrics,
   type Logger,
-  MemoryCluster,
   type ProfileListener,
   type ServiceProfile,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it, vi } from "vitest";
 import { ProfileWatcher } from "./profile-watcher.js";
 

@@ -1,5 +1,4 @@
 import {
-  type Cluster,
   type CounterMetric,
   type GaugeMetric,
   type LingerTimers,
@@ -14,7 +13,8 @@ import {
   type ServiceProfile,
   type Subscription,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 
 /**
  * A ServiceProfile by name. `name` is the service FQDN `<svc>.<ns>.svc.<clusterDomain>` (the

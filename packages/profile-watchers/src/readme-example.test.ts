@@ -1,10 +1,7 @@
 // The example of README.md, run as a test so it cannot rot. Keep the two in step.
-import {
-  MemoryCluster,
-  parseDefaultOpaquePorts,
-  type Service,
-  type ServiceProfile,
-} from "@destination/k8s-discovery";
+
+import { parseDefaultOpaquePorts, type Service, type ServiceProfile } from "@destination/core";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { expect, it } from "vitest";
 import { OpaquePortsWatcher, ProfileWatcher } from "./index.js";
 

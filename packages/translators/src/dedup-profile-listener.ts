@@ -1,4 +1,4 @@
-import type { ProfileListener, ServiceProfile } from "@destination/k8s-discovery";
+import type { ProfileListener, ServiceProfile } from "@destination/core";
 
 /**
  * Same object, or the same stored version of the same object. Informer resyncs repeat an object;

@@ -1,4 +1,4 @@
-import type { ProfileListener, ServiceProfile } from "@destination/k8s-discovery";
+import type { ProfileListener, ServiceProfile } from "@destination/core";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 
 /** Turns "no ServiceProfile" into the default profile (api.md §4.2 step 2). */

@@ -1,4 +1,4 @@
-import type { ServiceProfile } from "@destination/k8s-discovery";
+import type { ServiceProfile } from "@destination/core";
 
 /**
  * What a service-profile stream uses while no ServiceProfile exists (api.md §4.4): empty

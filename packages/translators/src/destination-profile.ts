@@ -1,4 +1,4 @@
-import type { Logger, RouteSpec, ServiceProfile } from "@destination/k8s-discovery";
+import type { Logger, RouteSpec, ServiceProfile } from "@destination/core";
 import {
   create,
   type DestinationProfile,

@@ -1,4 +1,4 @@
-import type { ServiceProfile } from "@destination/k8s-discovery";
+import type { ServiceProfile } from "@destination/core";
 import { create, type WeightedDst, WeightedDstSchema } from "@destination/proto";
 import { completeAuthority } from "./authority.js";
 import { QuantityError, quantityToWeight } from "./quantity.js";

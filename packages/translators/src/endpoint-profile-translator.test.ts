@@ -1,4 +1,4 @@
-import { newAddress } from "@destination/k8s-discovery";
+import { newAddress } from "@destination/core";
 import { type DestinationProfile, DestinationProfileSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { EndpointProfileTranslator } from "./endpoint-profile-translator.js";

@@ -5,7 +5,7 @@ import {
   podOpaquePorts,
   silentLogger,
   type WorkloadListener,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import {
   create,
   type DestinationProfile,

@@ -5,7 +5,7 @@ import {
   type Logger,
   podOpaquePorts,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import {
   AddrSetSchema,
   create,

@@ -4,7 +4,7 @@ import {
   type AddressSet,
   addressIdKey,
   newAddress,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import {
   equals,
   tcpAddressToString,

@@ -1,4 +1,4 @@
-import { newAddress } from "@destination/k8s-discovery";
+import { newAddress } from "@destination/core";
 import {
   create,
   fromBinary,

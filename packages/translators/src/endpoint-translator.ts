@@ -3,7 +3,7 @@ import {
   type EndpointsListener,
   type Logger,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import type { Update } from "@destination/proto";
 import type { ZonedEndpointTranslation } from "./endpoint-translation.js";
 import type { MessageSink } from "./message-sink.js";

@@ -1,4 +1,4 @@
-import type { ProfileListener, ServiceProfile } from "@destination/k8s-discovery";
+import type { ProfileListener, ServiceProfile } from "@destination/core";
 
 interface Reported {
   readonly profile: ServiceProfile | null;

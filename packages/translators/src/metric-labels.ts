@@ -1,4 +1,4 @@
-import type { Address, ExternalWorkload, Pod } from "@destination/k8s-discovery";
+import type { Address, ExternalWorkload, Pod } from "@destination/core";
 
 /** The pod label naming the control plane that injected the pod's proxy. */
 export const CONTROL_PLANE_NS_LABEL = "linkerd.io/control-plane-ns";

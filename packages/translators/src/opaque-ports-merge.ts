@@ -1,8 +1,4 @@
-import type {
-  OpaquePortsListener,
-  ProfileListener,
-  ServiceProfile,
-} from "@destination/k8s-discovery";
+import type { OpaquePortsListener, ProfileListener, ServiceProfile } from "@destination/core";
 
 /** Receives a profile together with the Service's opaque ports (undefined until known). */
 export interface OpaqueProfileListener {

@@ -1,4 +1,4 @@
-import type { ServiceProfile } from "@destination/k8s-discovery";
+import type { ServiceProfile } from "@destination/core";
 import {
   create,
   type DestinationProfile,

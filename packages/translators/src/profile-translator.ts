@@ -1,4 +1,4 @@
-import { type Logger, type ServiceProfile, silentLogger } from "@destination/k8s-discovery";
+import { type Logger, type ServiceProfile, silentLogger } from "@destination/core";
 import type { DestinationProfile } from "@destination/proto";
 import { type ProfileTarget, toDestinationProfile } from "./destination-profile.js";
 import type { MessageSink } from "./message-sink.js";

@@ -1,4 +1,4 @@
-import type { Pod } from "@destination/k8s-discovery";
+import type { Pod } from "@destination/core";
 import { InvalidAddressError, ipBytesFromString } from "@destination/proto";
 import { TranslationError } from "./translation-error.js";
 

@@ -1,5 +1,5 @@
 // Runs the example of README.md through the public API.
-import { type AddressSet, newAddress } from "@destination/k8s-discovery";
+import { type AddressSet, newAddress } from "@destination/core";
 import {
   type DestinationProfile,
   DestinationProfileSchema,

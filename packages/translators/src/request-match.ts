@@ -1,4 +1,4 @@
-import type { RequestMatch as RequestMatchSpec } from "@destination/k8s-discovery";
+import type { RequestMatch as RequestMatchSpec } from "@destination/core";
 import {
   create,
   PathMatchSchema,

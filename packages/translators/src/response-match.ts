@@ -1,4 +1,4 @@
-import type { ResponseMatch as ResponseMatchSpec } from "@destination/k8s-discovery";
+import type { ResponseMatch as ResponseMatchSpec } from "@destination/core";
 import {
   create,
   HttpStatusRangeSchema,

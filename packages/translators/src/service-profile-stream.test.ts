@@ -1,4 +1,4 @@
-import type { ProfileListener, ServiceProfile } from "@destination/k8s-discovery";
+import type { ProfileListener, ServiceProfile } from "@destination/core";
 import { type DestinationProfile, DestinationProfileSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { DedupProfileListener } from "./dedup-profile-listener.js";

@@ -3,7 +3,7 @@ import {
   type OpaquePortsListener,
   type ProfileListener,
   silentLogger,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import type { DestinationProfile } from "@destination/proto";
 import { DedupProfileListener } from "./dedup-profile-listener.js";
 import { DefaultProfileListener } from "./default-profile-listener.js";

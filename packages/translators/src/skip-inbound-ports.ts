@@ -1,4 +1,4 @@
-import { type Logger, type Pod, parsePortRange } from "@destination/k8s-discovery";
+import { type Logger, type Pod, parsePortRange } from "@destination/core";
 
 const SKIP_INBOUND_PORTS_ANNOTATION = "config.linkerd.io/skip-inbound-ports";
 

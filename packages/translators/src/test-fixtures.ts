@@ -7,7 +7,7 @@ import {
   type Logger,
   newAddress,
   type Pod,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import type { EndpointTranslatorConfig } from "./config.js";
 import type { MessageSink } from "./message-sink.js";
 

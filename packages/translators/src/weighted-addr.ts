@@ -1,7 +1,7 @@
 // The one place that decides what a proxy learns about an endpoint: labels, identity, protocol
 // hints. Get (endpoint-translation.ts) and endpoint profiles (endpoint-profile-translator.ts)
 // both build their `WeightedAddr` here.
-import type { Address, ExternalWorkload, Logger, Pod } from "@destination/k8s-discovery";
+import type { Address, ExternalWorkload, Logger, Pod } from "@destination/core";
 import {
   AuthorityOverrideSchema,
   create,

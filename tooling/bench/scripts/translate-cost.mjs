@@ -1,9 +1,10 @@
 #!/usr/bin/env node
+import { noopMetrics, silentLogger } from "@destination/core";
 // What one initial snapshot costs the server: translating an address set of n pod endpoints into
 // an Update{add} (translators) and encoding it (proto), warm, per join that does not share them.
 // Runs on the built packages: `pnpm turbo run build --filter=@destination/bench...` first.
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
-import { MemoryCluster, noopMetrics, silentLogger } from "@destination/k8s-discovery";
+import { MemoryCluster } from "@destination/k8s-discovery";
 import { encodeUpdate } from "@destination/proto";
 import { EndpointTranslation } from "@destination/translators";
 import {

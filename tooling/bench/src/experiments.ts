@@ -3,7 +3,7 @@
  * makes it (`--experiment NAME`). They never touch the sources; results carry the experiment's
  * name in their params.
  */
-import type { AddressSet } from "@destination/k8s-discovery";
+import type { AddressSet } from "@destination/core";
 import type { Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { Counter } from "prom-client";

@@ -9,7 +9,7 @@ import type {
   PartialObjectMetadata,
   Pod,
   Service,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 
 export const SERVICE_PORT = 8080;
 export const NAMESPACES = 10;

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import https from "node:https";
-import type { KubeObject } from "@destination/k8s-discovery";
+import type { KubeObject } from "@destination/core";
 import type { KubeEnv } from "@destination/k8s-env";
 
 const FIELD_MANAGER = "destination-bench";

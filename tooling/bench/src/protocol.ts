@@ -1,5 +1,5 @@
 /** Messages between the bench (parent) and its server children, over the Node IPC channel. */
-import type { KubeObject } from "@destination/k8s-discovery";
+import type { KubeObject } from "@destination/core";
 
 export interface DatasetSpec {
   readonly services: number;

@@ -1,13 +1,15 @@
 // What the server knows about one Service's endpoints, and why each address is or is not handed
 // to proxies: the data behind the admin server's `/debug/endpoints`. Read from the cluster caches
 // with the same port rules as the endpoints watcher, so the answer matches what Get streams.
+
+import type { Endpoint, EndpointSlice, Pod, Service } from "@destination/core";
 import {
   type ServiceId,
   serviceTargetPort,
   slicePort,
   type TargetPort,
 } from "@destination/endpoints-watcher";
-import type { Cluster, Endpoint, EndpointSlice, Pod, Service } from "@destination/k8s-discovery";
+import type { Cluster } from "@destination/k8s-discovery";
 
 /** Why an address listed in a slice is not served. */
 export type NotServedReason =

@@ -1,9 +1,9 @@
+import type { MetricsRegistry } from "@destination/core";
 import {
   type Cluster,
   clusterMetrics,
   createKubeCluster,
   createManifestsCluster,
-  type MetricsRegistry,
 } from "@destination/k8s-discovery";
 import type { ServerLogger } from "../logging/server-logger.js";
 

@@ -1,3 +1,4 @@
+import { parseDefaultOpaquePorts } from "@destination/core";
 import { parseGoDuration } from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
@@ -94,7 +95,6 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     logLevel,
     logFormat: format === "json" ? "json" : "text",
     options: async (logger) => {
-      const { parseDefaultOpaquePorts } = await import("@destination/k8s-discovery");
       const orDefault = (name: string) => {
         if (str(name) !== "") return str(name);
         logger.warn(`expected -${name} to be set, using cluster.local`);

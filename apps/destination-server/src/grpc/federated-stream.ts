@@ -1,4 +1,4 @@
-import { InvalidServiceError } from "@destination/k8s-discovery";
+import { InvalidServiceError } from "@destination/core";
 import type {
   FederatedMembers,
   FederationListener,

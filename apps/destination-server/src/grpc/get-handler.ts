@@ -1,4 +1,4 @@
-import { InvalidServiceError } from "@destination/k8s-discovery";
+import { InvalidServiceError } from "@destination/core";
 import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetCall, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";

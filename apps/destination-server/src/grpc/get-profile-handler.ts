@@ -1,4 +1,4 @@
-import { InvalidServiceError } from "@destination/k8s-discovery";
+import { InvalidServiceError } from "@destination/core";
 import { WorkloadLookupError, type WorkloadTarget } from "@destination/pod-watcher";
 import type { DestinationProfile, GetProfileCall } from "@destination/proto";
 import {

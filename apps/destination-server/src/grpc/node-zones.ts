@@ -1,4 +1,5 @@
-import { type Cluster, type Node, nodeZoneOf } from "@destination/k8s-discovery";
+import { type Node, nodeZoneOf } from "@destination/core";
+import type { Cluster } from "@destination/k8s-discovery";
 
 /**
  * The zone of each caller's Node (the `topology.kubernetes.io/zone` label; "" when the Node or

@@ -1,4 +1,4 @@
-import type { Service } from "@destination/k8s-discovery";
+import type { Service } from "@destination/core";
 import {
   REMOTE_DISCOVERY_LABEL,
   REMOTE_SERVICE_LABEL,

@@ -1,4 +1,4 @@
-import type { Logger } from "@destination/k8s-discovery";
+import type { Logger } from "@destination/core";
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "panic"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

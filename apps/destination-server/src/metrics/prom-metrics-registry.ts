@@ -4,7 +4,7 @@ import type {
   HistogramMetric,
   MetricLabels,
   MetricsRegistry,
-} from "@destination/k8s-discovery";
+} from "@destination/core";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 type Collect = () => readonly { labels: MetricLabels; value: number }[];

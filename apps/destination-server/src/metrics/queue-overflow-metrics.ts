@@ -1,4 +1,4 @@
-import type { CounterMetric, MetricsRegistry } from "@destination/k8s-discovery";
+import type { CounterMetric, MetricsRegistry } from "@destination/core";
 
 /** The per-stream queue overflow counters (api.md §8); upstream's names have no `_total`. */
 export interface QueueOverflowMetrics {

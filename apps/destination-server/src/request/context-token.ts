@@ -1,4 +1,4 @@
-import type { Logger } from "@destination/k8s-discovery";
+import type { Logger } from "@destination/core";
 
 /** The caller context a proxy sends in `GetDestination.context_token` (api.md §2.2). */
 export interface ContextToken {

@@ -1,5 +1,5 @@
 import { isIPv4 } from "node:net";
-import { canonicalIp } from "@destination/k8s-discovery";
+import { canonicalIp } from "@destination/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalIpLiteral } from "./ip-literal.js";

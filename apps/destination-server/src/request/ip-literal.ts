@@ -2,7 +2,7 @@
 // (no leading zeros in IPv4 octets, embedded IPv4 only in the last 32 bits, one `::` that
 // stands for at least one group) except that it accepts zones, which Go's ParseIP refuses.
 import { isIP } from "node:net";
-import { canonicalIp } from "@destination/k8s-discovery";
+import { canonicalIp } from "@destination/core";
 
 /**
  * The canonical text of an IP literal (compressed IPv6, IPv4-mapped as dotted IPv4: the keys

@@ -1,4 +1,4 @@
-import { silentLogger } from "@destination/k8s-discovery";
+import { silentLogger } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { StreamQueue, type WritableCall } from "./stream-queue.js";
 

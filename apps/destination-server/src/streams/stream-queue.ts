@@ -1,4 +1,4 @@
-import type { Logger } from "@destination/k8s-discovery";
+import type { Logger } from "@destination/core";
 
 /** What the queue writes to: a grpc-js server stream (`write` false = HTTP/2 is backed up). */
 export interface WritableCall {

@@ -1,9 +1,10 @@
 // The convergence check: does every open Get stream hold exactly what the cluster state implies?
 // The reference is computed from scratch by a second server on an in-memory copy of that state,
 // where every object is cached before anything asks for it, so event order cannot matter there.
+
+import type { KubeObject } from "@destination/core";
 import {
   type Cluster,
-  type KubeObject,
   MemoryCluster,
   RESOURCE_KINDS,
   type ResourceKind,

@@ -4,7 +4,7 @@
 // server requires and the destination service never reads (images, owner uids, specs of
 // ReplicaSets and Jobs). Return types are inferred, so the objects fit both the typed objects of
 // @destination/k8s-discovery and the integration tests' untyped `KubeObject`.
-import type { ServiceProfile } from "@destination/k8s-discovery";
+import type { ServiceProfile } from "@destination/core";
 
 export const PROXY_ENV = [
   { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },

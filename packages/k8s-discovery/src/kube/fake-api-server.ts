@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { KubeObject } from "@destination/core";
 import { objectKey } from "../cache.js";
-import type { KubeObject } from "../objects/meta.js";
 import { apiVersionOf, RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import { type KubeConfig, loadKubeConfig } from "./kube-config.js";
 

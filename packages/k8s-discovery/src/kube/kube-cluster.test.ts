@@ -1,9 +1,7 @@
+import type { KubeObject, Logger, Pod } from "@destination/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClusterMetrics } from "../cluster-metrics.js";
-import type { Logger } from "../logger.js";
 import { MemoryCache } from "../memory/memory-cache.js";
-import type { Pod } from "../objects/core.js";
-import type { KubeObject } from "../objects/meta.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import { EventRecorder } from "../testing/backend-suite.js";
 import { FakeApiServer, type FakeApiServerOptions } from "./fake-api-server.js";

@@ -1,12 +1,16 @@
+import type { KubeObject, PartialObjectMetadata, Pod, Secret } from "@destination/core";
+import {
+  type Logger,
+  type Owner,
+  type OwnerMetadataLookup,
+  resolvePodOwner,
+  silentLogger,
+} from "@destination/core";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
-import { type Logger, silentLogger } from "../logger.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
 import { toObjectMetadata } from "../object-metadata.js";
-import type { Pod, Secret } from "../objects/core.js";
-import type { KubeObject, PartialObjectMetadata } from "../objects/meta.js";
-import { type Owner, type OwnerMetadataLookup, resolvePodOwner } from "../owner.js";
 import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import { SECRETS_RESOURCE, type SecretSource, type SecretWatch } from "../secret-source.js";

@@ -1,8 +1,7 @@
+import type { KubeObject, Logger } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
-import type { Logger } from "../logger.js";
 import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
-import type { KubeObject } from "../objects/meta.js";
 import { apiVersionOf } from "../resource-kind.js";
 import {
   type ApiResource,

@@ -1,4 +1,4 @@
-import type { KubeObject } from "../objects/meta.js";
+import type { KubeObject } from "@destination/core";
 
 /** The `Status` object of an `ERROR` event or a failed request. */
 export interface KubeStatus {

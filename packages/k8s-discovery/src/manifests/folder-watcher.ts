@@ -1,5 +1,5 @@
 import { type FSWatcher, watch } from "node:fs";
-import type { Logger } from "../logger.js";
+import type { Logger } from "@destination/core";
 
 export interface FolderWatcherOptions {
   /** Quiet time after the last file event before `onChange` (an editor's save is several). */

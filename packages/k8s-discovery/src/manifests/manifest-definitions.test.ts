@@ -1,6 +1,5 @@
+import type { KubeObject, Pod } from "@destination/core";
 import { describe, expect, it } from "vitest";
-import type { Pod } from "../objects/core.js";
-import type { KubeObject } from "../objects/meta.js";
 import { ManifestDefinitions } from "./manifest-definitions.js";
 import type { ManifestObject } from "./manifest-documents.js";
 

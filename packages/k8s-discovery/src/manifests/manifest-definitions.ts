@@ -1,5 +1,5 @@
+import type { KubeObject } from "@destination/core";
 import { objectKey } from "../cache.js";
-import type { KubeObject } from "../objects/meta.js";
 import type { ResourceKind } from "../resource-kind.js";
 import type { ManifestLocation, ManifestObject } from "./manifest-documents.js";
 

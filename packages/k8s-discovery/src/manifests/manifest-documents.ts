@@ -1,8 +1,7 @@
+import type { Container, KubeObject, Pod } from "@destination/core";
 import { parseAllDocuments } from "yaml";
 import { toObjectMetadata } from "../object-metadata.js";
 import { describeObject, objectProblem } from "../object-validation.js";
-import type { Container, Pod } from "../objects/core.js";
-import type { KubeObject } from "../objects/meta.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 
 /** Where in a file an object or problem is: 1-based document number, and item of a List. */

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { KubeObject } from "@destination/core";
 import { stringify } from "yaml";
 import { keyOf } from "../cache.js";
-import type { KubeObject } from "../objects/meta.js";
 import { describeBackendSuite } from "../testing/backend-suite.js";
 import { createManifestsCluster } from "./manifests-cluster.js";
 import { removeManifest, writeManifest } from "./manifests-test-files.js";

@@ -1,11 +1,10 @@
 import { mkdir, mkdtemp, rename, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Logger, Pod } from "@destination/core";
+import { InMemoryMetrics } from "@destination/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ClusterMetrics, clusterMetrics } from "../cluster-metrics.js";
-import type { Logger } from "../logger.js";
-import { InMemoryMetrics } from "../metrics.js";
-import type { Pod } from "../objects/core.js";
 import { EventRecorder } from "../testing/backend-suite.js";
 import { createManifestsCluster, type ManifestsCluster } from "./manifests-cluster.js";
 import { removeManifest, writeManifest } from "./manifests-test-files.js";

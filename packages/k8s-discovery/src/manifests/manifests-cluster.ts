@@ -1,12 +1,10 @@
 import { createHash } from "node:crypto";
+import type { KubeObject, Owner, Pod } from "@destination/core";
+import { type Logger, silentLogger } from "@destination/core";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
-import { type Logger, silentLogger } from "../logger.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
-import type { Pod } from "../objects/core.js";
-import type { KubeObject } from "../objects/meta.js";
-import type { Owner } from "../owner.js";
 import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
 import type { ResourceKind } from "../resource-kind.js";
 import { FolderWatcher } from "./folder-watcher.js";

@@ -1,3 +1,5 @@
+import type { KubeObject } from "@destination/core";
+import { type Logger, silentLogger } from "@destination/core";
 import {
   type CacheEventHandler,
   type CacheStats,
@@ -5,9 +7,7 @@ import {
   objectKey,
   type ResourceCache,
 } from "../cache.js";
-import { type Logger, silentLogger } from "../logger.js";
 import { describeObject, objectProblem } from "../object-validation.js";
-import type { KubeObject } from "../objects/meta.js";
 import type { ResourceKind } from "../resource-kind.js";
 
 /** A secondary index: the keys an object is filed under. */

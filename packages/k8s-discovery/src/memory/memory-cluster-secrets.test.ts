@@ -1,5 +1,5 @@
+import type { Secret } from "@destination/core";
 import { describe, expect, it } from "vitest";
-import type { Secret } from "../objects/core.js";
 import { secretSourceOf } from "../secret-source.js";
 import { MemoryCluster } from "./memory-cluster.js";
 

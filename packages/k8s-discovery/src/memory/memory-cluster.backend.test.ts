@@ -1,5 +1,5 @@
+import type { KubeObject } from "@destination/core";
 import { keyOf } from "../cache.js";
-import type { KubeObject } from "../objects/meta.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import { describeBackendSuite } from "../testing/backend-suite.js";
 import { MemoryCluster } from "./memory-cluster.js";

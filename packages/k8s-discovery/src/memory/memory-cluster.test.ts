@@ -1,6 +1,5 @@
+import type { Logger, Pod } from "@destination/core";
 import { describe, expect, it, vi } from "vitest";
-import type { Logger } from "../logger.js";
-import type { Pod } from "../objects/core.js";
 import { MemoryCluster } from "./memory-cluster.js";
 
 const pod = (name: string, ip: string, extra: Partial<Pod> = {}): Pod => ({

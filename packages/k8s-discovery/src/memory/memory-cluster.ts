@@ -1,4 +1,18 @@
 import { randomUUID } from "node:crypto";
+import type {
+  EndpointSlice,
+  Endpoints,
+  ExternalWorkload,
+  KubeObject,
+  Node,
+  PartialObjectMetadata,
+  Pod,
+  Secret,
+  Server,
+  Service,
+  ServiceProfile,
+} from "@destination/core";
+import { type Logger, type Owner, resolvePodOwner, silentLogger } from "@destination/core";
 import type { Cluster } from "../cluster.js";
 import {
   externalWorkloadIpIndex,
@@ -9,12 +23,6 @@ import {
   sliceServiceIndex,
 } from "../cluster-indexes.js";
 import type { WatchStore } from "../kube/reflector.js";
-import { type Logger, silentLogger } from "../logger.js";
-import type { Endpoints, Node, Pod, Secret, Service } from "../objects/core.js";
-import type { EndpointSlice } from "../objects/discovery.js";
-import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
-import type { KubeObject, PartialObjectMetadata } from "../objects/meta.js";
-import { type Owner, resolvePodOwner } from "../owner.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import type { SecretSource, SecretWatch } from "../secret-source.js";
 import { MemoryCache } from "./memory-cache.js";

@@ -1,11 +1,16 @@
+import type {
+  EndpointSlice,
+  ExternalWorkload,
+  KubeObject,
+  Pod,
+  Server,
+  Service,
+  ServiceProfile,
+} from "@destination/core";
 import { describe, expect, it, vi } from "vitest";
 import { keyOf } from "../cache.js";
 import type { Cluster } from "../cluster.js";
 import { clusterCache } from "../cluster-cache.js";
-import type { Pod, Service } from "../objects/core.js";
-import type { EndpointSlice } from "../objects/discovery.js";
-import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
-import type { KubeObject } from "../objects/meta.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 
 /**

@@ -15,7 +15,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeObject } from "@destination/k8s-discovery";
+import type { KubeObject } from "@destination/core";
 import { startKubeEnv } from "@destination/k8s-env";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup } from "../clients.js";

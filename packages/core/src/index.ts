@@ -1,0 +1,57 @@
+// Public API of @destination/core: the address model, listener contracts, object shapes and
+// the rules about them, with no I/O and no dependencies.
+
+export type { Address, AddressId, AddressSet, AddressSetEntry } from "./address.js";
+export { addressIdKey, emptyAddressSet, newAddress } from "./address.js";
+export { InvalidServiceError } from "./errors.js";
+export { canonicalIp, joinHostPort } from "./ip.js";
+export type { LabelMatcher, Labels } from "./label-selector.js";
+export { compileSelector, InvalidSelectorError, selectorMatches } from "./label-selector.js";
+export type {
+  EndpointsListener,
+  OpaquePortsListener,
+  ProfileListener,
+  WorkloadListener,
+} from "./listeners.js";
+export type { Logger } from "./logger.js";
+export { silentLogger } from "./logger.js";
+export type {
+  CounterMetric,
+  GaugeMetric,
+  HistogramMetric,
+  MetricLabels,
+  MetricsRegistry,
+} from "./metrics.js";
+export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
+export { nodeZoneOf } from "./node-zone.js";
+export type * from "./objects/core.js";
+export type * from "./objects/discovery.js";
+export type * from "./objects/linkerd.js";
+export type * from "./objects/meta.js";
+export {
+  externalWorkloadOpaquePorts,
+  OPAQUE_PORTS_ANNOTATION,
+  parseDefaultOpaquePorts,
+  parseOpaquePorts,
+  parsePortRange,
+  podOpaquePorts,
+  serviceOpaquePorts,
+} from "./opaque-ports.js";
+export type { Owner, OwnerMetadataLookup } from "./owner.js";
+export { resolvePodOwner } from "./owner.js";
+export type { PodPortMatchOptions } from "./server-opacity.js";
+export {
+  externalWorkloadPortOpaqueByServers,
+  podPortOpaqueByServers,
+  serverPortMatchesExternalWorkload,
+  serverPortMatchesPod,
+  serverSelectsExternalWorkload,
+  serverSelectsPod,
+} from "./server-opacity.js";
+export type {
+  LingerTimers,
+  Publisher,
+  PublishersOptions,
+  Subscription,
+} from "./subscription/publishers.js";
+export { newSubscription, Publishers } from "./subscription/publishers.js";
