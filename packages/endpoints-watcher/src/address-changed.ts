@@ -1,7 +1,7 @@
 import type { Address } from "@destination/core";
 
 /**
- * E-29: whether an address kept under the same ID must be announced again. Upstream compares
+ * Whether an address kept under the same ID must be announced again. Upstream compares
  * identity, zone hints, Server opacity and the pod's resourceVersion; the ip and port are
  * compared too (fix), so a target-port renumbering or an IP change reaches the proxy, and so is
  * the owner (fix), so a ReplicaSet cached after its pods corrects the `deployment` label.

@@ -7,9 +7,9 @@ interface Contribution {
 }
 
 /**
- * Decision 13: the addresses of a service port kept per source (each slice by its key, or the
- * one Endpoints object), so that an endpoint stays while any slice still lists it and a
- * deleted slice takes away exactly what it brought (E-20, E-21).
+ * The addresses of a service port kept per source (each slice by its key, or the one Endpoints
+ * object), so that an endpoint stays while any slice still lists it and a deleted slice takes
+ * away exactly what it brought (see README "Slice contributions").
  */
 export class AddressContributions {
   readonly #bySource = new Map<string, Contribution>();

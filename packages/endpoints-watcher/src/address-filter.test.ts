@@ -14,7 +14,7 @@ const ON_NODE_1 = { ...LOCAL_KEY, nodeName: "node-1" };
 const REMOTE = { hostname: "", nodeName: "node-1", enableEndpointFiltering: false };
 
 describe("filter pipeline", () => {
-  it("E-28: an instance subscription sees only that hostname, with or without endpoint filtering", () => {
+  it("an instance subscription sees only that hostname, with or without endpoint filtering", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     for (const n of [0, 1, 2]) h.cluster.apply(pod(`web-${n}`, `10.0.0.${n + 1}`));
@@ -33,7 +33,7 @@ describe("filter pipeline", () => {
     expect(any.holds()).toHaveLength(3);
   });
 
-  it("E-28: internalTrafficPolicy Local keeps only pods on the subscriber's node, with no fallback and no hints", () => {
+  it("internalTrafficPolicy Local keeps only pods on the subscriber's node, with no fallback and no hints", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web", undefined, { internalTrafficPolicy: "Local" }));
@@ -56,7 +56,7 @@ describe("filter pipeline", () => {
     expect(h.listen({ key: REMOTE }).holds()).toHaveLength(3);
   });
 
-  it("E-28: zone hints apply only when every candidate has some, and are ignored when they leave nothing", () => {
+  it("zone hints apply only when every candidate has some, and are ignored when they leave nothing", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));
@@ -124,7 +124,7 @@ describe("filter pipeline", () => {
     expect(unknown.holds()).toEqual(["ns/web-1/IPv4 10.0.0.1:8080"]);
   });
 
-  it("E-34: dual-stack workloads are served over IPv6 when it is enabled, IPv4 otherwise", () => {
+  it("dual-stack workloads are served over IPv6 when it is enabled, IPv4 otherwise", () => {
     for (const enableIPv6 of [true, false]) {
       const h = harness({ enableIPv6 });
       h.cluster.apply(service("web"));
@@ -149,7 +149,7 @@ describe("filter pipeline", () => {
     }
   });
 
-  it("E-34: an IPv6 twin hinted for another zone does not suppress the IPv4 address", () => {
+  it("an IPv6 twin hinted for another zone does not suppress the IPv4 address", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));

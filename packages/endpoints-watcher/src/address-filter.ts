@@ -4,7 +4,7 @@ import type { FilterKey } from "./filter-key.js";
 /** Everything a listener group's view depends on besides the addresses themselves. */
 export interface AddressFilter {
   readonly key: FilterKey;
-  /** The subscribing node's `topology.kubernetes.io/zone`, read when the group was made (E-5). */
+  /** The subscribing node's `topology.kubernetes.io/zone`, "" while the Node is not cached. */
   readonly nodeZone: string;
   /** The Service's `internalTrafficPolicy` is `Local`. */
   readonly localTrafficPolicy: boolean;
@@ -13,7 +13,10 @@ export interface AddressFilter {
 
 type Entries = ReadonlyMap<string, AddressSetEntry>;
 
-/** E-28: hostname, then local traffic policy or zone hints, then address family (E-34). */
+/**
+ * Hostname, then local traffic policy or zone hints (only with endpoint filtering), then address
+ * family (see README "Filtering").
+ */
 export function filterAddresses(
   entries: Entries,
   filter: AddressFilter,
@@ -48,7 +51,7 @@ function byZoneHints(entries: Entries, zone: string): Entries {
 }
 
 /**
- * E-34: without IPv6 its IDs go; with it, a dual-stack workload is served over IPv6 only.
+ * Without IPv6 its IDs go; with it, a dual-stack workload is served over IPv6 only.
  * Only twins present in this (already zone-filtered) set count.
  */
 function byAddressFamily(entries: Entries, enableIPv6: boolean): Map<string, AddressSetEntry> {

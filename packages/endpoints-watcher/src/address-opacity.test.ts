@@ -14,7 +14,7 @@ function twoPods() {
 }
 
 describe("Server-driven opacity", () => {
-  it("E-26: an opaque Server marks what it selects, also for new subscribers; its deletion clears it", () => {
+  it("an opaque Server marks what it selects, also for new subscribers; its deletion clears it", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
@@ -31,7 +31,7 @@ describe("Server-driven opacity", () => {
     ]);
   });
 
-  it("E-26: Servers of another namespace never change these addresses, on add, update or delete", () => {
+  it("Servers of another namespace never change these addresses, on add, update or delete", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
@@ -41,7 +41,7 @@ describe("Server-driven opacity", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-27: only addresses whose opacity flips are re-announced; a named port matches the container port name", () => {
+  it("only addresses whose opacity flips are re-announced; a named port matches the container port name", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
@@ -54,7 +54,7 @@ describe("Server-driven opacity", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-27: a non-opaque Server's update keeps the opacity another opaque Server grants (fix)", () => {
+  it("a non-opaque Server's update keeps the opacity another opaque Server grants", () => {
     const h = twoPods();
     h.cluster.apply(server("a-opaque", 8080, "opaque"));
     h.cluster.apply(server("b-http", 8080, "HTTP/1"));
@@ -69,7 +69,7 @@ describe("Server-driven opacity", () => {
     ]);
   });
 
-  it("E-27: opacity turns off again when the opaque Server stops selecting the workload (fix)", () => {
+  it("opacity turns off again when the opaque Server stops selecting the workload", () => {
     const h = twoPods();
     h.cluster.apply(server("a-opaque", 8080, "opaque"));
     const listener = h.listen();
@@ -80,7 +80,7 @@ describe("Server-driven opacity", () => {
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
-  it("E-27: a Server with an invalid selector is logged and changes nothing", () => {
+  it("a Server with an invalid selector is logged and changes nothing", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();

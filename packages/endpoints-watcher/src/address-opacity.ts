@@ -10,7 +10,7 @@ import {
   serverSelectsPod,
 } from "@destination/core";
 
-// Server-driven opacity of addresses in endpoint sets (watchers.md §3.8).
+// Server-driven opacity of addresses in endpoint sets (see README "Opacity from Servers").
 
 /**
  * An address's opacity from every Server of its namespace, starting from false; host ports
@@ -46,7 +46,7 @@ export function opacityFromServers(
 }
 
 /**
- * E-27: whether a Server event concerns this address: same namespace, selector match, and the
+ * Whether a Server event concerns this address: same namespace, selector match, and the
  * port by number or by a declared port name (host ports not considered here).
  */
 export function serverSelectsAddress(server: Server, address: Address, logger: Logger): boolean {

@@ -1,6 +1,6 @@
 import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destination/core";
 
-// everything handed to listeners is immutable. Entries are frozen once, when an address
+// Everything handed to listeners is immutable. Entries are frozen once, when an address
 // is built, so sets can share them; each published set gets its own read-only map.
 
 /** A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. */

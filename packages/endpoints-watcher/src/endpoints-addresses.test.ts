@@ -18,7 +18,7 @@ const endpointsMode = () =>
   servedWeb({ pods: 2, slices: 0, enableEndpointSlices: false, enableIPv6: false });
 
 describe("Endpoints mode", () => {
-  it("E-1: Endpoints mode reads Endpoints and ignores slices; slice mode the reverse", () => {
+  it("Endpoints mode reads Endpoints and ignores slices; slice mode the reverse", () => {
     const endpoints = endpointsObject("web", [
       {
         addresses: [{ ip: "10.0.0.1", targetRef: podRef("web-1") }],
@@ -43,7 +43,7 @@ describe("Endpoints mode", () => {
     expect(modernListener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
-  it("E-10: a named target resolves per subset; subsets without it are skipped; numbers pass through", () => {
+  it("a named target resolves per subset; subsets without it are skipped; numbers pass through", () => {
     const h = endpointsMode();
     h.cluster.apply(
       endpointsObject("web", [
@@ -63,7 +63,7 @@ describe("Endpoints mode", () => {
     ]);
   });
 
-  it("E-12: only ready addresses are served; notReadyAddresses never", () => {
+  it("only ready addresses are served; notReadyAddresses never", () => {
     const h = endpointsMode();
     h.cluster.apply(
       endpointsObject("web", [
@@ -77,7 +77,7 @@ describe("Endpoints mode", () => {
     expect(h.listen().take()).toEqual([{ add: ["ns/web-1/ 10.0.0.1:8080"] }]);
   });
 
-  it("E-25: an Endpoints update publishes the difference; zero ready addresses remove everything but still exist", () => {
+  it("an Endpoints update publishes the difference; zero ready addresses remove everything but still exist", () => {
     const h = endpointsMode();
     const listener = h.listen();
     const subset = (...names: string[]) => ({
@@ -97,7 +97,7 @@ describe("Endpoints mode", () => {
     expect(h.metrics.value("endpoints_pods", SERIES)).toBe(0);
   });
 
-  it("E-24: deleting the Endpoints object removes everything and marks it as not existing", () => {
+  it("deleting the Endpoints object removes everything and marks it as not existing", () => {
     const h = endpointsMode();
     h.cluster.apply(
       endpointsObject("web", [
@@ -114,7 +114,7 @@ describe("Endpoints mode", () => {
     expect(h.metrics.value("endpoints_exists", SERIES)).toBe(0);
   });
 
-  it("E-23: in Endpoints mode a port remap re-reads the Endpoints object", () => {
+  it("in Endpoints mode a port remap re-reads the Endpoints object", () => {
     const h = endpointsMode();
     h.cluster.apply(
       endpointsObject("web", [
@@ -136,7 +136,7 @@ describe("Endpoints mode", () => {
     ]);
   });
 
-  it("A-3: in Endpoints mode a mirrored address joins its authority without brackets and keeps an empty hostname", () => {
+  it("in Endpoints mode a mirrored address joins its authority without brackets and keeps an empty hostname", () => {
     const h = endpointsMode();
     h.cluster.apply(
       endpointsObject(

@@ -14,8 +14,9 @@ import { type NoteReference, notePod } from "./source-references.js";
 import { subsetPort, type TargetPort } from "./target-port.js";
 
 /**
- * §3.4: the addresses of a core/v1 Endpoints object for one service port, by ID key. Only
- * ready addresses count (E-12); subsets that do not serve the target port are skipped (E-10);
+ * The addresses of a core/v1 Endpoints object for one service port, by ID key. Only ready
+ * addresses count (`notReadyAddresses` never do); subsets that do not serve the target port are
+ * skipped;
  * pods not in the cache are left out for now. Every pod and owner read is told to `note`, so
  * that the object is converted again when one of them arrives or changes.
  */
@@ -47,7 +48,8 @@ export function endpointsAddresses(
         );
       const ref = ep.targetRef;
       if (ref == null) {
-        // A-3: a service-mirror endpoint. Endpoints mode joins the authority without brackets.
+        // A service-mirror endpoint (no targetRef). Endpoints mode joins the authority without
+        // brackets, as upstream.
         const name = [service, ep.ip, String(port), ...(hostname ? [hostname] : [])].join("-");
         add(
           { namespace, name, ipFamily: "" },

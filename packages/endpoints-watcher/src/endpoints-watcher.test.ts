@@ -26,7 +26,7 @@ import {
 const served = () => servedWeb({ pods: 1, slices: 1 });
 
 describe("EndpointsWatcher", () => {
-  it("E-1: stop() removes every handler; subscriptions then hear nothing", () => {
+  it("stop() removes every handler; subscriptions then hear nothing", () => {
     const h = served();
     const listener = h.listen();
     listener.take();
@@ -38,7 +38,7 @@ describe("EndpointsWatcher", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-3: subscribing to a cached ExternalName Service throws InvalidServiceError and registers nothing", () => {
+  it("subscribing to a cached ExternalName Service throws InvalidServiceError and registers nothing", () => {
     const h = harness();
     h.cluster.apply(service("ext", [], { type: "ExternalName", externalName: "example.com" }));
     const ext = { namespace: NS, name: "ext" };
@@ -71,7 +71,7 @@ describe("EndpointsWatcher", () => {
     }
   });
 
-  it("E-7: subscribing to a missing service is silent, and it is served once it appears", () => {
+  it("subscribing to a missing service is silent, and it is served once it appears", () => {
     const h = harness();
     const listener = h.listen();
     expect(listener.take()).toEqual([]);
@@ -82,7 +82,7 @@ describe("EndpointsWatcher", () => {
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
 
-  it("A-5: losing every endpoint is a remove of all that was announced, never another signal", () => {
+  it("losing every endpoint is a remove of all that was announced, never another signal", () => {
     const h = served();
     const calls: string[] = [];
     const listener = {
@@ -97,7 +97,7 @@ describe("EndpointsWatcher", () => {
     expect(calls).toEqual(["add 1", "remove 1", "add 1", "remove 1"]);
   });
 
-  it("A-7: a listener calling back into the watcher is never re-entered; its calls run after the current event", () => {
+  it("a listener calling back into the watcher is never re-entered; its calls run after the current event", () => {
     const h = served();
     h.cluster.apply(pod("web-2", "10.0.0.2"));
     h.cluster.apply(pod("web-3", "10.0.0.3"));
@@ -167,15 +167,15 @@ describe("EndpointsWatcher", () => {
     ]);
   });
 
-  it("E-2: unsubscribing from a service never seen logs an error and changes nothing", () => {
+  it("unsubscribing from a service never seen logs an error and changes nothing", () => {
     const h = harness();
     h.watcher.unsubscribe({ namespace: NS, name: "ghost" }, 80, LOCAL_KEY, new RecordingListener());
     expect(h.logger.messages("error")).toEqual(["Cannot unsubscribe from unknown service"]);
   });
 });
 
-describe("EndpointsWatcher metrics (watchers.md §10)", () => {
-  it("E-5: each filter group has its endpoints_* series, deleted when the group empties", () => {
+describe("EndpointsWatcher metrics", () => {
+  it("each filter group has its endpoints_* series, deleted when the group empties", () => {
     const h = served();
     const a = h.listen();
     const b = h.listen();
@@ -207,7 +207,7 @@ describe("EndpointsWatcher metrics (watchers.md §10)", () => {
     }
   });
 
-  it("E-5: the cluster label names the watcher's cluster", () => {
+  it("the cluster label names the watcher's cluster", () => {
     const cluster = new MemoryCluster({ name: "east" });
     const metrics = new InMemoryMetrics();
     const watcher = new EndpointsWatcher(cluster, {

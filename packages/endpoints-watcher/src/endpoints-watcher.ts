@@ -34,7 +34,7 @@ import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 export interface EndpointsWatcherOptions {
   /** Read EndpointSlices (the default mode); false reads core/v1 Endpoints instead. */
   enableEndpointSlices: boolean;
-  /** Serve dual-stack workloads over IPv6; false drops IPv6 addresses (E-34). */
+  /** Serve dual-stack workloads over IPv6 only; false drops IPv6 addresses. */
   enableIPv6: boolean;
   logger?: Logger;
   metrics?: MetricsRegistry;
@@ -45,12 +45,13 @@ export interface EndpointsWatcherOptions {
 
 /**
  * Services, their EndpointSlices (or Endpoints) and the Servers that mark ports opaque, folded
- * into one live address set per subscribed service port and filter key (watchers.md §3).
+ * into one live address set per subscribed service port and filter key.
  *
  * Listeners get `add` (new addresses, or changed ones to upsert by ID) and `remove` (gone
  * addresses, as last announced). Both are immutable and never empty. Calls are synchronous,
  * from inside `subscribe` or the cache event that caused them; a listener that calls back into
- * the watcher is served after the current event (X-2).
+ * the watcher is served after the current event: every event and call is one task of a single
+ * queue, run to completion.
  *
  * Only subscribed services are kept (one `ServicePublisher` each, dropped with its last
  * listener); events about other services only update what every publisher shares.
@@ -66,7 +67,10 @@ export class EndpointsWatcher {
   #lastSliceChange = 0;
   readonly #unregister: (() => void)[] = [];
 
-  /** Registers the cache handlers of the chosen mode (E-1); create it before `cluster.start()`. */
+  /**
+   * Registers the cache handlers of the chosen mode (slices or Endpoints, never both); create it
+   * before `cluster.start()` so that it sees the initial list.
+   */
   constructor(cluster: Cluster, options: EndpointsWatcherOptions) {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
@@ -168,8 +172,9 @@ export class EndpointsWatcher {
 
   /**
    * Starts watching a service port for one listener. Before returning, the listener gets the
-   * current filtered set as one `add`, or nothing when there is none (E-6); a missing service
-   * is fine (E-7). Throws InvalidServiceError for a cached ExternalName Service (E-3).
+   * current filtered set as one `add`, or nothing when there is none; a missing service is
+   * fine (it is served once it appears). Throws InvalidServiceError for a cached ExternalName
+   * Service.
    */
   subscribe(service: ServiceId, port: number, key: FilterKey, listener: EndpointsListener): void {
     const svc = this.#cluster.services.get(service.namespace, service.name);
@@ -193,7 +198,7 @@ export class EndpointsWatcher {
 
   /**
    * Stops one subscription (by listener identity). With `withRemove` the listener is first
-   * told to remove everything it holds (E-8).
+   * told to remove everything it holds (nothing is sent when it holds nothing).
    */
   unsubscribe(
     service: ServiceId,
@@ -234,7 +239,7 @@ export class EndpointsWatcher {
     return this.#publishers.get(serviceIdKey(service))?.ports() ?? [];
   }
 
-  /** X-8: one bad object is logged and skipped; it never stops the cache's other handlers. */
+  /** One bad object is logged and skipped; it never stops the cache's other handlers. */
   #handle(event: string, obj: KubeObject, task: () => void): void {
     this.#publishers.run(() => {
       try {
@@ -317,7 +322,10 @@ export class EndpointsWatcher {
     this.#publisherOf(endpoints)?.endpointsChanged(endpoints);
   }
 
-  /** E-26: add and delete reach every service; an update only its own namespace (#12040). */
+  /**
+   * A Server's add and delete reach every subscribed service; an update only the services of
+   * its own namespace, as upstream (#12040).
+   */
   #serverChanged(oldServer: Server | null, newServer: Server | null): void {
     const namespace =
       oldServer !== null && newServer !== null ? newServer.metadata.namespace : undefined;
@@ -336,7 +344,7 @@ export class EndpointsWatcher {
   }
 
   /**
-   * E-19. A slice whose service changed leaves the old service as if deleted there (upstream
+   * A slice whose service changed leaves the old service as if deleted there (upstream
    * kept its addresses in the old service until a resync of nothing: a leak).
    */
   #sliceUpdated(oldSlice: EndpointSlice, slice: EndpointSlice): void {
@@ -354,7 +362,10 @@ export class EndpointsWatcher {
     this.#publishers.get(serviceIdKey(service))?.sliceUpdated(slice);
   }
 
-  /** E-20: the slice takes away what it had contributed, recorded per slice. */
+  /**
+   * The slice takes away what it had contributed, as recorded per slice, not what converting it
+   * again would find (its pods may already be gone from the cache).
+   */
   #sliceDeleted(slice: EndpointSlice): void {
     const key = keyOf(slice);
     this.#references.forget(sourceOf("EndpointSlice", slice));
@@ -364,7 +375,7 @@ export class EndpointsWatcher {
     this.#publishers.get(serviceIdKey(service))?.sliceDeleted(key);
   }
 
-  /** E-14: the slice's service, or undefined (logged) for a slice that names none. */
+  /** The slice's service, or undefined (logged) for a slice that names none. */
   #sliceService(slice: EndpointSlice): ServiceId | undefined {
     const name = sliceServiceName(slice);
     if (name === undefined) {

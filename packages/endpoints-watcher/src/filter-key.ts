@@ -1,6 +1,6 @@
 /**
- * What a subscriber's view of a service port depends on (watchers.md §3.1, E-28): listeners
- * with equal keys share one filtered listener group, its filter and its diff state.
+ * What a subscriber's view of a service port depends on: listeners with equal keys share one
+ * filtered listener group, its filter and its diff state.
  */
 export interface FilterKey {
   /** An instance (StatefulSet pod) name from the authority, or "". */

@@ -18,7 +18,7 @@ import {
 const oneSlice = () => servedWeb({ pods: 2, slices: 1 });
 
 describe("filtered listener group", () => {
-  it("E-6: a joining listener alone gets the filtered set as one add, labels included", () => {
+  it("a joining listener alone gets the filtered set as one add, labels included", () => {
     const h = oneSlice();
     const first = h.listen();
     first.take();
@@ -28,7 +28,7 @@ describe("filtered listener group", () => {
     expect(first.take()).toEqual([]);
   });
 
-  it("E-6: listeners joining while nothing changed share one snapshot object; a change makes a new one", () => {
+  it("listeners joining while nothing changed share one snapshot object; a change makes a new one", () => {
     const h = oneSlice();
     const first = h.listen();
     const second = h.listen();
@@ -39,7 +39,7 @@ describe("filtered listener group", () => {
     expect(third.lastSet()).not.toBe(first.lastSet());
   });
 
-  it("E-6: a joining listener gets nothing for an unknown service, no endpoints, or everything filtered out", () => {
+  it("a joining listener gets nothing for an unknown service, no endpoints, or everything filtered out", () => {
     const h = harness();
     expect(h.listen({ service: { namespace: NS, name: "nope" } }).take()).toEqual([]);
     h.cluster.apply(service("web"));
@@ -50,7 +50,7 @@ describe("filtered listener group", () => {
     expect(h.listen({ key: { ...LOCAL_KEY, hostname: "web-0" } }).take()).toEqual([]);
   });
 
-  it("E-29: a kept address is re-announced for new hints, opacity or pod version, not for its zone or hostname alone", () => {
+  it("a kept address is re-announced for new hints, opacity or pod version, not for its zone or hostname alone", () => {
     const h = oneSlice();
     const listener = h.listen();
     listener.take();
@@ -82,7 +82,7 @@ describe("filtered listener group", () => {
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
 
-  it("E-29 / Q3: an address whose ip or port changed under the same ID is re-sent, then withdrawn at the old ip:port (fix)", () => {
+  it("an address whose ip or port changed under the same ID is re-sent, then withdrawn at the old ip:port", () => {
     const h = oneSlice();
     const listener = h.listen();
     listener.take();
@@ -103,7 +103,7 @@ describe("filtered listener group", () => {
     ]);
   });
 
-  it("Q3: the old ip:port is not withdrawn when another address now announces it", () => {
+  it("the old ip:port is not withdrawn when another address now announces it", () => {
     const h = oneSlice();
     const listener = h.listen();
     listener.take();
@@ -116,7 +116,7 @@ describe("filtered listener group", () => {
     ]);
   });
 
-  it("E-31: a change adds before it removes; removed addresses carry the values last announced, without labels", () => {
+  it("a change adds before it removes; removed addresses carry the values last announced, without labels", () => {
     const h = oneSlice();
     const listener = h.listen();
     const announced = listener.lastSet()?.addresses.get("ns/web-1/IPv4");
@@ -137,7 +137,7 @@ describe("filtered listener group", () => {
     expect(removal?.addresses.get("ns/web-1/IPv4")).toBe(announced);
   });
 
-  it("E-32: an identical set reaches no listener, yet the publish is counted", () => {
+  it("an identical set reaches no listener, yet the publish is counted", () => {
     const h = oneSlice();
     const listener = h.listen();
     listener.take();
@@ -148,7 +148,7 @@ describe("filtered listener group", () => {
     expect(h.metrics.value("endpoints_updates", SERIES)).toBe(before + 2);
   });
 
-  it("E-32: every listener of a group gets the same calls, in the same order", () => {
+  it("every listener of a group gets the same calls, in the same order", () => {
     const h = oneSlice();
     const a = h.listen();
     const b = h.listen();
@@ -163,7 +163,7 @@ describe("filtered listener group", () => {
     expect(b.take()).toEqual(expected);
   });
 
-  it("A-6: sets handed to listeners are frozen and never change afterwards", () => {
+  it("sets handed to listeners are frozen and never change afterwards", () => {
     const h = oneSlice();
     const listener = h.listen();
     const set = listener.lastSet();
@@ -186,7 +186,7 @@ describe("filtered listener group", () => {
     expect(set.addresses.get("ns/web-1/IPv4")).toBe(entry);
   });
 
-  it("E-8: unsubscribing with remove tells that listener alone to remove what it holds", () => {
+  it("unsubscribing with remove tells that listener alone to remove what it holds", () => {
     const h = oneSlice();
     const leaving = h.listen();
     const staying = h.listen();

@@ -11,7 +11,10 @@ export interface PortAddresses {
   readonly labels: Readonly<Record<string, string>>;
 }
 
-/** Marks the removal key of an address withdrawn at its old ip:port (Q3). */
+/**
+ * Marks the removal key of an address withdrawn at its old ip:port after its ip or port changed
+ * under the same ID (see README "Change detection and diffs").
+ */
 const MOVED_SUFFIX = "#moved";
 
 function endpointOf(entry: AddressSetEntry): string {
@@ -30,9 +33,10 @@ export interface FilteredListenerGroupOptions {
 }
 
 /**
- * The listeners of one service port that share a FilterKey (§3.9): one filter, one snapshot of
- * what they were told, one diff per change (E-31, E-32). Listeners are called synchronously;
- * a throwing listener is logged and does not stop the others.
+ * The listeners of one service port that share a FilterKey: one filter, one snapshot of what
+ * they were told, one diff per change (see README "Filtering" and "Change detection and
+ * diffs"). Listeners are called synchronously; a throwing listener is logged and does not stop
+ * the others.
  */
 export class FilteredListenerGroup {
   readonly key: FilterKey;
@@ -68,7 +72,7 @@ export class FilteredListenerGroup {
   }
 
   /**
-   * E-6: the joining listener alone gets the filtered snapshot as one `add`, or nothing.
+   * The joining listener alone gets the filtered snapshot as one `add`, or nothing.
    * `current` is given only when the port exists and has addresses; the group's snapshot is
    * re-derived from it, as upstream does.
    */
@@ -90,7 +94,7 @@ export class FilteredListenerGroup {
 
   /**
    * Removes one registration of `listener`; with `withRemove` it is first told to remove the
-   * whole snapshot (E-8; skipped when empty). Returns whether it was a member.
+   * whole snapshot (skipped when empty). Returns whether it was a member.
    */
   leave(listener: EndpointsListener, withRemove: boolean): boolean {
     const index = this.#listeners.indexOf(listener);
@@ -104,9 +108,9 @@ export class FilteredListenerGroup {
   }
 
   /**
-   * E-31: filter the port's addresses and tell every listener what is new or changed, then
-   * what is gone (E-32: add first; nothing at all when nothing differs). Removed addresses
-   * carry the values last announced.
+   * Filters the port's addresses and tells every listener what is new or changed, then what is
+   * gone (add first; nothing at all when nothing differs, though the publish is still counted).
+   * Removed addresses carry the values last announced.
    */
   publishDiff(current: PortAddresses): void {
     this.#joined = undefined;
@@ -128,7 +132,7 @@ export class FilteredListenerGroup {
       if (!filtered.has(key)) removed.push([key, entry]);
     }
     if (moved.length > 0) {
-      // Q3: the proxy knows endpoints by ip:port, so an address that kept its ID but changed
+      // The proxy knows endpoints by ip:port, so an address that kept its ID but changed
       // its ip or port is withdrawn at the old ip:port too, after the add, unless another
       // address now announces that ip:port. The key differs from the ID key so that consumers
       // keyed by ID never drop the new value.
@@ -148,7 +152,7 @@ export class FilteredListenerGroup {
     this.#series.published(filtered.size, true);
   }
 
-  /** E-24: the port's addresses are gone; listeners stay and are told to remove everything. */
+  /** The port's addresses are gone; listeners stay and are told to remove everything. */
   noEndpoints(exists: boolean): void {
     this.#joined = undefined;
     if (this.#snapshot.size > 0) {
@@ -160,7 +164,7 @@ export class FilteredListenerGroup {
     this.#series.published(0, exists);
   }
 
-  /** E-33: a traffic-policy change re-filters what the group last saw. */
+  /** A traffic-policy change re-filters what the group last saw and publishes the difference. */
   setLocalTrafficPolicy(localTrafficPolicy: boolean): void {
     if (this.#filter.localTrafficPolicy === localTrafficPolicy) return;
     this.#filter = { ...this.#filter, localTrafficPolicy };

@@ -1,7 +1,7 @@
 import type { KubeObject } from "@destination/core";
 
 // Metadata the service mirror writes on the Endpoints and slices of a mirrored service; the
-// addresses there have no targetRef.
+// addresses there have no targetRef.
 
 export const CLUSTER_NAME_LABEL = "mirror.linkerd.io/cluster-name";
 const GATEWAY_IDENTITY_ANNOTATION = "mirror.linkerd.io/remote-gateway-identity";

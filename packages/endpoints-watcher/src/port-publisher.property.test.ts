@@ -58,7 +58,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
 );
 
-/** What a listener must be able to tell apart: ID, socket and hints (fields E-29 compares). */
+/** What a listener must be able to tell apart: ID, socket and hints (compared on a change). */
 function describeHeld(key: string, entry: AddressSetEntry): string {
   const hints = entry.address.forZones
     .map((z) => z.name)
@@ -69,7 +69,8 @@ function describeHeld(key: string, entry: AddressSetEntry): string {
 
 /**
  * The set a subscriber must hold, computed from scratch: ready endpoints of the live slices,
- * the most recently changed slice winning per ID, then the IPv6 preference (E-34).
+ * the most recently changed slice winning per ID, then the IPv6 preference for dual-stack
+ * workloads.
  */
 function expected(
   live: Map<number, { family: Family; members: Member[]; changedAt: number }>,
@@ -109,7 +110,7 @@ function held(listener: RecordingListener): string[] {
 }
 
 describe("slice bookkeeping, property", () => {
-  it("decision 13: after every slice add, update or delete the listener holds the union of the live slices, and no call is empty", () => {
+  it("after every slice add, update or delete the listener holds the union of the live slices, and no call is empty", () => {
     fc.assert(
       fc.property(
         fc.boolean(),

@@ -16,7 +16,7 @@ import {
 const twoSlices = () => servedWeb({ pods: 2, slices: 2 });
 
 describe("port publisher: priming and target ports", () => {
-  it("E-4: a new subscription is primed from the slices already cached, in one add", () => {
+  it("a new subscription is primed from the slices already cached, in one add", () => {
     const h = twoSlices();
     const listener = h.listen();
     expect(listener.take()).toEqual([
@@ -24,7 +24,7 @@ describe("port publisher: priming and target ports", () => {
     ]);
   });
 
-  it("E-9: a declared port maps through its name; an undeclared one is used as a number", () => {
+  it("a declared port maps through its name; an undeclared one is used as a number", () => {
     const h = harness();
     h.cluster.apply(service("web", [{ name: "http", port: 80, targetPort: "web" }]));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -40,7 +40,7 @@ describe("port publisher: priming and target ports", () => {
     expect(h.listen({ port: 4191 }).take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:4191"] }]);
   });
 
-  it("E-9: an unnamed service port matches the slice's unnamed port", () => {
+  it("an unnamed service port matches the slice's unnamed port", () => {
     const h = harness();
     h.cluster.apply(service("web", [{ port: 80, targetPort: 8080 }]));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -50,7 +50,7 @@ describe("port publisher: priming and target ports", () => {
     expect(h.listen().take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
 
-  it("E-22: a Service that appears after the subscription re-maps its port and re-announces", () => {
+  it("a Service that appears after the subscription re-maps its port and re-announces", () => {
     const h = harness();
     h.cluster.apply(pod("web-1", "10.0.0.1"));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
@@ -58,7 +58,8 @@ describe("port publisher: priming and target ports", () => {
     // No Service: the requested port is the target, verbatim.
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:80"] }]);
     h.cluster.apply(service("web"));
-    // Q3: the address kept its ID but moved to another port, so the old one is withdrawn.
+    // The address kept its ID but moved to another port; the proxy knows endpoints by ip:port,
+    // so the old one is withdrawn.
     expect(listener.take()).toEqual([
       { add: ["ns/web-1/IPv4 10.0.0.1:8080"] },
       { remove: ["ns/web-1/IPv4 10.0.0.1:80"] },
@@ -68,7 +69,7 @@ describe("port publisher: priming and target ports", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-23: a port remap re-primes every slice from the cache and publishes once", () => {
+  it("a port remap re-primes every slice from the cache and publishes once", () => {
     const h = harness();
     const ports = [
       { name: "http", port: 8080 },
@@ -92,15 +93,15 @@ describe("port publisher: priming and target ports", () => {
     expect(h.metrics.value("endpoints_updates", SERIES)).toBe((updatesBefore ?? 0) + 1);
   });
 
-  it("E-23: a remap with no slices left publishes nothing (upstream parity)", () => {
+  it("a port remap with no slices left publishes nothing, as upstream does", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     const listener = h.listen();
     listener.take();
-    // The slice keeps only an ownerReference: its own events still count, re-priming (K-14)
-    // no longer finds it.
+    // The slice keeps only an ownerReference: its own events still count, re-priming (which
+    // looks slices up by their service-name label) no longer finds it.
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")], {
         labels: {},
@@ -113,8 +114,8 @@ describe("port publisher: priming and target ports", () => {
   });
 });
 
-describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
-  it("E-18: an added slice's addresses join those of the other slices", () => {
+describe("port publisher: slices, each keeping its own contribution", () => {
+  it("an added slice's addresses join those of the other slices", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -128,7 +129,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     ]);
   });
 
-  it("E-19: an updated slice's new addresses are added, then its dropped ones removed; labels stay", () => {
+  it("an updated slice's new addresses are added, then its dropped ones removed; labels stay", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -145,7 +146,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(listener.sets[1]?.set.labels).toEqual({ service: "web", namespace: NS });
   });
 
-  it("E-19 (deviation): a slice relabelled to another service leaves the old one", () => {
+  it("a slice relabelled to another service leaves the old one", () => {
     const h = twoSlices();
     h.cluster.apply(service("api"));
     const web = h.listen();
@@ -204,7 +205,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     ]);
   });
 
-  it("decision 13: an endpoint added to its new slice before leaving the old one is never removed", () => {
+  it("an endpoint added to its new slice before leaving the old one is never removed", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -223,7 +224,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(listener.take()).toEqual([{ remove: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
 
-  it("decision 13: an endpoint dropped from its old slice before the new one lists it is removed, then added", () => {
+  it("an endpoint dropped from its old slice before the new one lists it is removed, then added", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -237,7 +238,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     ]);
   });
 
-  it("decision 13: where two slices list one endpoint, the most recently changed slice's fields are served", () => {
+  it("where two slices list one endpoint, the most recently changed slice's fields are served", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -280,7 +281,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(listener.take()).toEqual([{ remove: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
-  it("E-20: when the last slice goes, everything is removed and endpoints_exists drops to 0", () => {
+  it("when the last slice goes, everything is removed and endpoints_exists drops to 0", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -298,7 +299,7 @@ describe("port publisher: slices (decision 13 over E-18..E-21)", () => {
     expect(h.metrics.value("endpoints_exists", SERIES)).toBe(1);
   });
 
-  it("E-21: a slice's update or deletion never touches another slice's addresses", () => {
+  it("a slice's update or deletion never touches another slice's addresses", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
@@ -332,7 +333,7 @@ describe("port publisher: Service events", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-33: toggling internalTrafficPolicy re-filters what the group has and publishes the difference", () => {
+  it("toggling internalTrafficPolicy re-filters what the group has and publishes the difference", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1", { nodeName: "node-1" }));
@@ -381,7 +382,7 @@ describe("port publisher: Service events", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-2: a port publisher goes with its last listener; a new one is primed afresh", () => {
+  it("a port publisher goes with its last listener; a new one is primed afresh", () => {
     const h = twoSlices();
     const first = h.listen();
     const second = h.listen({ port: 8080 });

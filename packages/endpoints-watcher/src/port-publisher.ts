@@ -30,14 +30,17 @@ export interface PublisherContext extends ConversionContext {
   readonly metrics: EndpointsWatcherMetrics;
   readonly enableEndpointSlices: boolean;
   readonly enableIPv6: boolean;
-  /** When a slice last changed, in event order (decision 13); 0 when never seen. */
+  /**
+   * When a slice last changed, in event order; 0 when never seen. Where two slices list one
+   * endpoint, the most recently changed one's fields are served.
+   */
   sliceRecency(sliceKey: string): number;
   /** What each converted slice or Endpoints object read, so it is converted again on arrival. */
   readonly references: SourceReferences;
 }
 
 /**
- * One subscribed port of a service (§3.1): its target port, the addresses each slice (or the
+ * One subscribed port of a service: its target port, the addresses each slice (or the
  * Endpoints object) contributes, and the listener groups that watch their union.
  */
 export class PortPublisher {
@@ -54,7 +57,10 @@ export class PortPublisher {
   #current: PortAddresses = { addresses: new Map(), labels: EMPTY_LABELS };
   readonly #groups = new Map<string, FilteredListenerGroup>();
 
-  /** E-4: resolves the target port and primes from the cache; nothing is published yet. */
+  /**
+   * Resolves the target port and primes from the cached slices (or Endpoints object); no group
+   * exists yet, so nothing is published.
+   */
   constructor(
     service: ServiceId,
     srcPort: number,
@@ -105,7 +111,7 @@ export class PortPublisher {
     return true;
   }
 
-  /** E-18: a slice of the service appeared; its labels become the set's. */
+  /** A slice of the service appeared: its addresses join the rest, its labels become the set's. */
   sliceAdded(slice: EndpointSlice): void {
     if (!this.#putSlice(slice)) return;
     this.#labels = sliceLabels(slice);
@@ -113,7 +119,7 @@ export class PortPublisher {
     this.#publish();
   }
 
-  /** E-19: a slice changed; its contribution is replaced (labels stay as they were). */
+  /** A slice changed: its contribution is replaced (the set's labels stay, as upstream has it). */
   sliceUpdated(slice: EndpointSlice): void {
     if (!this.#putSlice(slice)) return;
     this.#exists = true;
@@ -121,8 +127,8 @@ export class PortPublisher {
   }
 
   /**
-   * E-20: a slice went; exactly what it contributed goes with it (IDs other slices still list
-   * stay, decision 13). An empty result counts as "does not exist", as upstream has it.
+   * A slice went; exactly what it contributed goes with it (an endpoint another slice still
+   * lists stays). An empty result counts as "does not exist", as upstream has it.
    */
   sliceDeleted(sliceKey: string): void {
     this.#sources.delete(sliceKey);
@@ -131,7 +137,10 @@ export class PortPublisher {
     else this.#exists = true;
   }
 
-  /** E-25: the Endpoints object was added or changed. */
+  /**
+   * The Endpoints object was added or changed. With no ready address left every group removes
+   * what it announced, yet the service still exists.
+   */
   endpointsChanged(endpoints: Endpoints): void {
     let entries: ReturnType<typeof endpointsAddresses>;
     try {
@@ -143,7 +152,7 @@ export class PortPublisher {
         this.#ctx.references.recorder(sourceOf("Endpoints", endpoints)),
       );
     } catch (err) {
-      // a malformed object is logged and changes nothing.
+      // A malformed object is logged and changes nothing.
       this.#ctx.logger.error("malformed Endpoints skipped", {
         endpoints: keyOf(endpoints),
         error: String(err),
@@ -160,7 +169,10 @@ export class PortPublisher {
     this.#exists = true;
   }
 
-  /** E-24: every group removes what it announced; listeners stay subscribed. */
+  /**
+   * Every group removes what it announced; listeners stay subscribed and are served again by
+   * the next slice or Endpoints event.
+   */
   noEndpoints(exists: boolean): void {
     this.#exists = exists;
     this.#sources.clear();
@@ -193,7 +205,7 @@ export class PortPublisher {
   }
 
   /**
-   * E-27: addresses the old or new Server selects get their opacity recomputed from all
+   * Addresses the old or new Server selects get their opacity recomputed from all
    * Servers of their namespace (fix: upstream took the one Server's word for it); listeners
    * hear only about flips.
    */
@@ -232,8 +244,9 @@ export class PortPublisher {
   }
 
   /**
-   * Rebuilds every contribution from the service's label-owned slices in the cache (K-14) with
-   * the current target port, as E-18 would one by one; returns how many there were.
+   * Rebuilds every contribution from the service's slices in the cache with the current target
+   * port, as adding them one by one would; returns how many there were. The cache finds slices
+   * by their service-name label, so slices owned only by reference are not found here.
    */
   #primeFromSlices(): number {
     const { namespace, name } = this.#service;
@@ -249,7 +262,7 @@ export class PortPublisher {
   }
 
   /**
-   * E-23, fixed: rebuild every slice's contribution with the new target port, then publish
+   * A new port mapping: rebuild every slice's contribution with the new target port, then publish
    * once (upstream published per slice, with transient churn). With no slices nothing is
    * published, as upstream; Endpoints mode without an Endpoints object only logs.
    */
@@ -271,7 +284,7 @@ export class PortPublisher {
     this.endpointsChanged(endpoints);
   }
 
-  /** Records a slice's contribution; a slice that cannot be read is logged and left as it was. */
+  /** Records a slice's contribution; a slice that cannot be read is logged and left as it was. */
   #putSlice(slice: EndpointSlice): boolean {
     const key = keyOf(slice);
     try {
@@ -300,7 +313,10 @@ export class PortPublisher {
     for (const group of this.#groups.values()) group.publishDiff(this.#current);
   }
 
-  /** E-5: the node's zone is read once, here; the group's metric series start here. */
+  /**
+   * The subscriber's node zone (for zone hints) is read here, later only when the Node changes;
+   * the group's metric series start here.
+   */
   #newGroup(key: FilterKey): FilteredListenerGroup {
     const { cluster, logger, metrics } = this.#ctx;
     let nodeZone = "";
@@ -332,7 +348,7 @@ export class PortPublisher {
   }
 }
 
-/** A-4 for a slice: the service label is read as written (possibly absent, then ""). */
+/** A slice's set labels: the service label is read as written (possibly absent, then ""). */
 function sliceLabels(slice: EndpointSlice): Record<string, string> {
   return addressSetLabels(slice, slice.metadata.labels?.[SERVICE_NAME_LABEL] ?? "");
 }

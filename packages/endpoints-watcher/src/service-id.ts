@@ -1,4 +1,4 @@
-/** A Service by namespace and name: the first part of a subscription key (watchers.md §3.2). */
+/** A Service by namespace and name: the first part of a subscription key. */
 export interface ServiceId {
   readonly namespace: string;
   readonly name: string;

@@ -69,7 +69,7 @@ export class ServicePublisher implements Publisher {
     if (publisher.listenerCount === 0) this.#ports.delete(port);
   }
 
-  /** E-22 */
+  /** A Service add or update: ports re-map when their target changed; traffic policy follows. */
   serviceChanged(service: Service): void {
     this.#localTrafficPolicy = localTrafficPolicy(service);
     for (const publisher of this.#ports.values()) {
@@ -77,7 +77,7 @@ export class ServicePublisher implements Publisher {
     }
   }
 
-  /** E-24 */
+  /** The Service went: every port removes what it announced; listeners stay subscribed. */
   serviceDeleted(): void {
     for (const publisher of this.#ports.values()) publisher.serviceDeleted();
   }
@@ -98,7 +98,7 @@ export class ServicePublisher implements Publisher {
     for (const publisher of this.#ports.values()) publisher.endpointsChanged(endpoints);
   }
 
-  /** E-24 for the Endpoints object. */
+  /** The Endpoints object went: the same as the Service going, for every port. */
   endpointsDeleted(): void {
     for (const publisher of this.#ports.values()) publisher.noEndpoints(false);
   }

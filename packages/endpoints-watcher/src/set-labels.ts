@@ -2,7 +2,7 @@ import type { KubeObject } from "@destination/core";
 import { CLUSTER_NAME_LABEL, remoteServiceFqName } from "./mirror-metadata.js";
 
 /**
- * A-4: metric labels of a whole address set, from the Endpoints or slice it came from.
+ * Metric labels of a whole address set, from the Endpoints or slice it came from.
  * `service` is the Endpoints name or the slice's service-name label (possibly "").
  */
 export function addressSetLabels(source: KubeObject, service: string): Record<string, string> {

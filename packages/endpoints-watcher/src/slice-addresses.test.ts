@@ -21,7 +21,7 @@ function externalWorkload(name: string, ip: string): ExternalWorkload {
 }
 
 describe("slice conversion", () => {
-  it("A-1: a dual-stack pod is one ID per address family; two addresses of one endpoint collapse", () => {
+  it("a dual-stack pod is one ID per address family; two addresses of one endpoint collapse", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", ["10.0.0.1", "fd00::1"]));
@@ -42,7 +42,7 @@ describe("slice conversion", () => {
     ]);
   });
 
-  it("A-1: a pod reference without a namespace means its slice's namespace", () => {
+  it("a pod reference without a namespace means its slice's namespace", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -54,7 +54,7 @@ describe("slice conversion", () => {
     expect(h.listen().take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
 
-  it("A-2: an ExternalWorkload endpoint is keyed by its name, with its owner's kind lower-cased", () => {
+  it("an ExternalWorkload endpoint is keyed by its name, with its owner's kind lower-cased", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(externalWorkload("legacy-1", "192.168.1.5"));
@@ -78,7 +78,7 @@ describe("slice conversion", () => {
     ]);
   });
 
-  it("A-3: an endpoint without targetRef is keyed <service>-<ip>-<port>[-<hostname>] and carries the mirror metadata", () => {
+  it("an endpoint without targetRef is keyed <service>-<ip>-<port>[-<hostname>] and carries the mirror metadata", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(
@@ -114,7 +114,7 @@ describe("slice conversion", () => {
     });
   });
 
-  it("A-4: set labels name the service and namespace, plus the target cluster and service of a mirror", () => {
+  it("set labels name the service and namespace, plus the target cluster and service of a mirror", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -146,7 +146,7 @@ describe("slice conversion", () => {
     expect(api.lastSet()?.labels).toEqual({ service: "api", namespace: NS });
   });
 
-  it("E-11: slice ports resolve by name, numbers pass through, and a slice without ports contributes nothing", () => {
+  it("slice ports resolve by name, numbers pass through, and a slice without ports contributes nothing", () => {
     const h = harness();
     h.cluster.apply(service("web", [{ name: "http", port: 80 }]));
     for (const name of ["web-1", "web-2", "web-3", "web-4"]) {
@@ -202,7 +202,7 @@ describe("slice conversion", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("E-14: a slice naming no Service is skipped with a log; one owned only by reference counts through its own events", () => {
+  it("a slice naming no Service is skipped with a log; one owned only by reference counts through its own events", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));
@@ -232,11 +232,11 @@ describe("slice conversion", () => {
       }),
     );
     expect(listener.take()).toEqual([{ add: ["ns/web-3/IPv4 10.0.0.3:8080"] }]);
-    // Priming only finds label-owned slices (K-14).
+    // Priming looks slices up by their service-name label, so it finds label-owned ones only.
     expect(h.listen({ port: 8080 }).take()).toEqual([]);
   });
 
-  it("E-15: an endpoint with ready=false is not served; null ready counts as ready; serving and terminating are ignored", () => {
+  it("an endpoint with ready=false is not served; null ready counts as ready; serving and terminating are ignored", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     for (const n of [1, 2, 3, 4, 5]) h.cluster.apply(pod(`web-${n}`, `10.0.0.${n}`));
@@ -260,7 +260,7 @@ describe("slice conversion", () => {
     ]);
   });
 
-  it("E-16: an ExternalWorkload address is dropped when a Server selector cannot be evaluated", () => {
+  it("an ExternalWorkload address is dropped when a Server selector cannot be evaluated", () => {
     const h = harness();
     h.cluster.apply(service("web"));
     h.cluster.apply(externalWorkload("legacy-1", "192.168.1.5"));
@@ -287,7 +287,7 @@ describe("slice conversion", () => {
     );
   });
 
-  it("E-17: FQDN slices travel with the FQDN family, untouched by the IPv6 preference; unknown types are skipped", () => {
+  it("FQDN slices travel with the FQDN family, untouched by the IPv6 preference; unknown types are skipped", () => {
     const h = harness({ enableIPv6: false });
     h.cluster.apply(service("web"));
     h.cluster.apply(pod("web-1", "10.0.0.1"));

@@ -22,13 +22,14 @@ function isSliceFamily(addressType: string): addressType is SliceFamily {
 }
 
 /**
- * §3.5: the addresses one slice contributes to a service port, by ID key. Endpoints with
- * `ready: false` are left out, a missing `ready` counts as ready (E-15); pods and
+ * The addresses one slice contributes to a service port, by ID key. Endpoints with
+ * `ready: false` are left out, a missing `ready` counts as ready (`serving` and `terminating`
+ * are not read, so terminating endpoints are left out too); pods and
  * ExternalWorkloads not in the cache are left out for now. Every pod, owner and ExternalWorkload
  * the conversion reads is told to `note`, found or not, so that the slice is converted again
  * when one of them arrives or changes (see "Ordering" in the README).
  *
- * FQDN slices are converted like the others (E-17): their "IPs" are DNS names that the
+ * FQDN slices are converted like the others: their "IPs" are DNS names that the
  * translator cannot encode and drops. They are kept here rather than dropped because they take
  * part in zone-hint filtering and in the `endpoints_pods` and `endpoints_exists` metrics.
  */
@@ -71,7 +72,8 @@ export function sliceAddresses(
     const ips = ep.addresses ?? [];
 
     if (ref == null) {
-      // A-3: a service-mirror endpoint; one ID per address.
+      // A service-mirror endpoint (no targetRef): one ID per address, named
+      // <service>-<ip>-<port>[-<hostname>].
       const fqName = remoteServiceFqName(slice);
       for (const ip of ips) {
         const name = [service, ip, String(port), ...(hostname ? [hostname] : [])].join("-");
@@ -107,7 +109,7 @@ export function sliceAddresses(
         { matchHostPort: true },
         ctx.logger,
       );
-      // A-1: one ID per pod and family; several addresses of one endpoint collapse (last wins).
+      // One ID per pod and family; several addresses of one endpoint collapse (last wins).
       const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: family };
       for (const ip of ips) {
         put(id, {
@@ -139,7 +141,7 @@ export function sliceAddresses(
       try {
         opaqueProtocol = externalWorkloadPortOpaqueByServers(servers(namespace), ew, port);
       } catch (err) {
-        // E-16 (upstream parity): unlike a pod's, this address is dropped.
+        // Unlike a pod's, this address is dropped when a Server cannot be evaluated, as upstream.
         ctx.logger.warn("ExternalWorkload address dropped: invalid Server selector", {
           slice: sliceName,
           externalWorkload: `${namespace}/${ew.metadata.name}`,
@@ -149,7 +151,7 @@ export function sliceAddresses(
       }
       const owners = ew.metadata.ownerReferences ?? [];
       const owner = owners.length === 1 ? owners[0] : undefined;
-      // A-2
+      // An ExternalWorkload is one ID, whatever the family; its owner's kind is lower-cased.
       const id: AddressId = { namespace, name: ew.metadata.name, ipFamily: "" };
       for (const ip of ips) {
         put(id, {

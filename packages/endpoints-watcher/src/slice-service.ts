@@ -2,7 +2,7 @@ import type { EndpointSlice } from "@destination/core";
 import { SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
 
 /**
- * E-14: the Service a slice belongs to, or undefined for a slice that names none. The label
+ * The Service a slice belongs to, or undefined for a slice that names none. The label
  * wins when present, even when empty if the slice has ownerReferences (upstream parity);
  * otherwise the first Service ownerReference with a name.
  */

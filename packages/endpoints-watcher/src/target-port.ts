@@ -2,12 +2,13 @@ import type { EndpointSlice, EndpointSubset, Service } from "@destination/core";
 
 /**
  * What a subscribed port maps to in Endpoints and slices: the service port's name (possibly
- * ""), or a port number when the Service does not declare the port (E-9).
+ * ""), or a port number when the Service does not declare the port.
  */
 export type TargetPort = number | string;
 
 /**
- * E-9. The Service's own `targetPort` is deliberately not read: the Endpoints and slice
+ * The subscribed port's target: the declared service port's name, else the number as asked.
+ * The Service's own `targetPort` is deliberately not read: the Endpoints and slice
  * controllers have already resolved it per pod and publish it under the service port's name.
  */
 export function serviceTargetPort(service: Service | undefined, srcPort: number): TargetPort {
@@ -15,7 +16,10 @@ export function serviceTargetPort(service: Service | undefined, srcPort: number)
   return declared === undefined ? srcPort : (declared.name ?? "");
 }
 
-/** E-11: the port a slice serves the target on, or 0 when it does not (no addresses then). */
+/**
+ * The port a slice serves the target on, or 0 when it does not (no addresses then): a number
+ * passes through when the slice has ports at all; a name matches the first port of that name.
+ */
 export function slicePort(slice: EndpointSlice, target: TargetPort): number {
   if (slice.ports == null) return 0;
   if (typeof target === "number") return target;
@@ -26,7 +30,10 @@ export function slicePort(slice: EndpointSlice, target: TargetPort): number {
   return 0;
 }
 
-/** E-10: the port an Endpoints subset serves the target on, or 0 (the subset is skipped). */
+/**
+ * The port an Endpoints subset serves the target on, or 0 (the subset is skipped): a number
+ * passes through; a name matches the first port of that name.
+ */
 export function subsetPort(subset: EndpointSubset, target: TargetPort): number {
   if (typeof target === "number") return target;
   return subset.ports?.find((p) => (p.name ?? "") === target)?.port ?? 0;

@@ -2,12 +2,12 @@ import type { CounterMetric, GaugeMetric, MetricLabels, MetricsRegistry } from "
 
 const GROUP_LABEL_NAMES = ["cluster", "namespace", "service", "port", "hostname", "nodename"];
 
-/** The `endpoints_*` series of one filtered listener group (watchers.md §10). */
+/** The `endpoints_*` series of one filtered listener group. */
 export interface GroupSeries {
   subscribers(count: number): void;
   /** A publish or a no-endpoints round: counted, with the group's resulting state. */
   published(pods: number, exists: boolean): void;
-  /** The state a joining listener finds (E-6 allows setting it then). */
+  /** The state a joining listener finds (upstream leaves the gauges until the next publish). */
   state(pods: number, exists: boolean): void;
   delete(): void;
 }
