@@ -11,14 +11,20 @@ export interface RemoteMember {
   readonly cluster: string;
 }
 
-/** What a federated Service unites (api.md §3.9); services are in its own namespace. */
+/**
+ * What a federated Service unites; every member service is in the federated Service's own
+ * namespace (see README "Federated Services: what a follower hears").
+ */
 export interface Federation {
   readonly remotes: readonly RemoteMember[];
   /** The local service of `local-discovery`, when set. */
   readonly local: string | undefined;
 }
 
-/** api.md §3.1: either annotation's key makes a Service federated, whatever its value. */
+/**
+ * Either annotation's key makes a Service federated, whatever its value (even ""). The server
+ * checks this before the remote-discovery label.
+ */
 export function isFederated(service: Service): boolean {
   const annotations = service.metadata.annotations ?? {};
   return (

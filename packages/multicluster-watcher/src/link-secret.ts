@@ -5,7 +5,7 @@ export const CLUSTER_NAME_LABEL = "multicluster.linkerd.io/cluster-name";
 export const CLUSTER_DOMAIN_ANNOTATION = "multicluster.linkerd.io/cluster-domain";
 export const TRUST_DOMAIN_ANNOTATION = "multicluster.linkerd.io/trust-domain";
 
-/** What a link Secret says about its remote cluster (watchers.md C-2). */
+/** What a link Secret says about its remote cluster (see README "Link Secrets"). */
 export interface ClusterLink {
   readonly name: string;
   readonly kubeconfigYaml: string;
@@ -14,8 +14,9 @@ export interface ClusterLink {
 }
 
 /**
- * Reads a link Secret: `ignored` for Secrets that are not links at all (C-1, not worth more than
- * a debug line), `invalid` with upstream's reason for links missing a part.
+ * Reads a link Secret: `ignored` for Secrets that are not links at all (wrong type or no
+ * cluster-name label; not worth more than a debug line), `invalid` with upstream's reason for
+ * links missing the kubeconfig or a domain annotation.
  */
 export function readLinkSecret(
   secret: Secret,

@@ -2,8 +2,9 @@ import type { Secret } from "@destination/core";
 import { keyOf, objectKey, type WatchStore } from "@destination/k8s-discovery";
 
 /**
- * A `WatchStore` that reports only adds and deletes of Secrets: the cluster store has no update
- * handler (watchers.md C-4), so a changed Secret, or one listed again on a relist, is not news.
+ * A `WatchStore` that reports only adds and deletes of Secrets: the cluster store, as upstream,
+ * has no update handler (a rotated kubeconfig takes effect only through a delete and an add), so
+ * a changed Secret, or one listed again on a relist, is not news.
  */
 export class SecretEvents implements WatchStore<Secret> {
   readonly #known = new Map<string, Secret>();
