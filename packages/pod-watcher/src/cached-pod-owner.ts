@@ -3,8 +3,9 @@ import type { Cluster } from "@destination/k8s-discovery";
 
 /**
  * The pod's owner when the metadata caches can answer it, undefined on a cache miss (the case
- * where K-16 `retry=true` would ask the API server). `Cluster.podOwner` falls back silently on a
- * miss, so the shared resolution runs here with a lookup that notes whether any read missed.
+ * where this watcher, unlike the endpoints watcher, asks the API server). `Cluster.podOwner`
+ * falls back silently on a miss, so the shared resolution runs here with a lookup that notes
+ * whether any read missed.
  */
 export function cachedPodOwner(cluster: Cluster, pod: Pod): Owner | undefined {
   let missed = false;
@@ -16,7 +17,10 @@ export function cachedPodOwner(cluster: Cluster, pod: Pod): Owner | undefined {
   return missed ? undefined : owner;
 }
 
-/** K-16 with retry: the API answer, or the cache-only fallback when the fetch fails (X-4). */
+/**
+ * The owner as the API server tells it, or the cache-only fallback (the ReplicaSet or Job name)
+ * when the fetch fails. See README "Owners".
+ */
 export async function fetchPodOwner(cluster: Cluster, pod: Pod): Promise<Owner> {
   try {
     return await cluster.fetchPodOwner(pod);

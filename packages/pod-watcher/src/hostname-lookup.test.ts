@@ -44,8 +44,8 @@ async function subscribeTo(
   return { ip, error, listener };
 }
 
-describe("hostname lookups (W-2), EndpointSlice mode", () => {
-  it("W-2: resolves the instance to its pod and subscribes on the pod's primary IP", async () => {
+describe("instance-name lookups, EndpointSlice mode", () => {
+  it("resolves the instance to its pod and subscribes on the pod's primary IP", async () => {
     const { ip, listener } = await subscribeTo("db-1", true, (cluster) => {
       cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
       cluster.apply(pod("db-1", { ip: "10.0.0.11" }));
@@ -60,7 +60,7 @@ describe("hostname lookups (W-2), EndpointSlice mode", () => {
     expect(listener.views.map((v) => [v.ip, v.port, v.pod])).toEqual([["10.0.0.11", 5432, "db-1"]]);
   });
 
-  it("W-2: counts endpoints whatever their conditions", async () => {
+  it("matches endpoints whatever their conditions", async () => {
     const { ip, listener } = await subscribeTo("db-0", true, (cluster) => {
       cluster.apply(pod("db-0", { ip: "10.0.0.10", phase: "Pending" }));
       cluster.apply(
@@ -78,7 +78,7 @@ describe("hostname lookups (W-2), EndpointSlice mode", () => {
     expect(listener.views.map((v) => v.pod)).toEqual([null]);
   });
 
-  it("W-2: no endpoint with that hostname is NOT_FOUND", async () => {
+  it("no endpoint with that hostname is NOT_FOUND", async () => {
     const { error } = await subscribeTo("db-7", true, (cluster) => {
       cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
       cluster.apply(
@@ -93,7 +93,7 @@ describe("hostname lookups (W-2), EndpointSlice mode", () => {
     });
   });
 
-  it("W-2: a hostname match whose targetRef is not a Pod is NOT_FOUND, not a crash (Q9)", async () => {
+  it("a first hostname match whose targetRef is not a Pod is NOT_FOUND, not a crash", async () => {
     const { error } = await subscribeTo("vm-0", true, (cluster) => {
       cluster.apply(
         slice("db-abc", [
@@ -113,7 +113,7 @@ describe("hostname lookups (W-2), EndpointSlice mode", () => {
     });
   });
 
-  it("W-2: a matching pod missing from the cache is the cache's UNKNOWN not-found", async () => {
+  it("a matching pod missing from the cache is the cache's UNKNOWN not-found", async () => {
     const { error } = await subscribeTo("db-0", true, (cluster) => {
       cluster.apply(
         slice("db-abc", [
@@ -125,8 +125,8 @@ describe("hostname lookups (W-2), EndpointSlice mode", () => {
   });
 });
 
-describe("hostname lookups (W-2), pods without an IP", () => {
-  it("W-2: a matching pod that has no IP yet is UNKNOWN, so the proxy retries", async () => {
+describe("instance-name lookups, pods without an IP", () => {
+  it("a matching pod that has no IP yet is UNKNOWN, so the proxy retries", async () => {
     const { error } = await subscribeTo("db-0", true, (cluster) => {
       cluster.apply(pod("db-0", { ip: "", phase: "Pending" }));
       cluster.apply(
@@ -139,8 +139,8 @@ describe("hostname lookups (W-2), pods without an IP", () => {
   });
 });
 
-describe("hostname lookups (W-2), Endpoints mode", () => {
-  it("W-2: resolves the instance from the ready addresses of the Endpoints", async () => {
+describe("instance-name lookups, Endpoints mode", () => {
+  it("resolves the instance from the ready addresses of the Endpoints", async () => {
     const { ip, listener } = await subscribeTo("db-0", false, (cluster) => {
       cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
       cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0", targetRef: podRef("db-0") }]));
@@ -149,7 +149,7 @@ describe("hostname lookups (W-2), Endpoints mode", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["db-0"]);
   });
 
-  it("W-2: not-ready addresses are not searched", async () => {
+  it("not-ready addresses are not searched", async () => {
     const { error } = await subscribeTo("db-0", false, (cluster) => {
       cluster.apply(pod("db-0", { ip: "10.0.0.10" }));
       cluster.apply(
@@ -162,7 +162,7 @@ describe("hostname lookups (W-2), Endpoints mode", () => {
     });
   });
 
-  it("W-2: a hostname match without a Pod targetRef is NOT_FOUND (Q9)", async () => {
+  it("a hostname match without a Pod targetRef is NOT_FOUND, not a crash", async () => {
     const { error } = await subscribeTo("db-0", false, (cluster) => {
       cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0" }]));
     });
@@ -172,12 +172,12 @@ describe("hostname lookups (W-2), Endpoints mode", () => {
     });
   });
 
-  it("W-2: a missing Endpoints object is UNKNOWN", async () => {
+  it("a missing Endpoints object is UNKNOWN", async () => {
     const { error } = await subscribeTo("db-0", false);
     expect(error).toMatchObject({ code: "UNKNOWN", message: 'endpoints "db" not found' });
   });
 
-  it("W-2: a matching pod missing from the cache is UNKNOWN", async () => {
+  it("a matching pod missing from the cache is UNKNOWN", async () => {
     const { error } = await subscribeTo("db-0", false, (cluster) => {
       cluster.apply(endpoints([{ ip: "10.0.0.10", hostname: "db-0", targetRef: podRef("db-0") }]));
     });

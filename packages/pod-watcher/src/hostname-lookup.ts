@@ -3,10 +3,10 @@ import type { Cluster } from "@destination/k8s-discovery";
 import { WorkloadLookupError } from "./workload-lookup-error.js";
 
 /**
- * W-2: the pod behind `<hostname>.<service>` — the first endpoint of the service whose hostname
+ * The pod behind `<hostname>.<service>` — the first endpoint of the service whose hostname
  * matches. Slice mode scans every endpoint of the label-owned slices whatever its conditions;
  * Endpoints mode only the ready addresses. A match without a Pod targetRef is NOT_FOUND (upstream
- * crashes there, Q9); a Pod targetRef missing from the cache is the cache's own not-found error.
+ * crashes there); a Pod targetRef missing from the cache is the cache's own not-found error.
  */
 export function podByHostname(
   cluster: Cluster,

@@ -3,7 +3,8 @@ import { containerPorts, hostIps, podIps } from "./pod-facts.js";
 import { publisherKey, type WorkloadPublisher } from "./workload-publisher.js";
 
 /**
- * The publishers a pod event reaches (W-4b with the Q16 fix), each once:
+ * The publishers a pod event reaches, each once (see README "Which subscriptions a pod event
+ * reaches"):
  * - on the pod network, every subscribed port of each pod IP, declared or not, so a
  *   subscription on an undeclared port still sees the pod stop, go and come back;
  * - through host ports, only `hostIP:hostPort` pairs the pod declares (init containers too).

@@ -2,7 +2,10 @@ import { type ContainerPort, canonicalIp, type Pod } from "@destination/core";
 
 // Small readings of a pod that the watcher's rules are written in.
 
-/** W-5: attached only while the phase is Running; readiness is not consulted (decision 5). */
+/**
+ * A pod is attached only while its phase is Running. Readiness is not consulted, so clustered
+ * StatefulSet pods can reach each other before they are ready.
+ */
 export function podIsRunning(pod: Pod): boolean {
   return pod.status?.phase === "Running";
 }
@@ -13,7 +16,7 @@ export function samePod(a: Pod, b: Pod): boolean {
   return a.metadata.namespace === b.metadata.namespace && a.metadata.name === b.metadata.name;
 }
 
-/** Ports of init and regular containers alike (native sidecars declare ports too, W-4b). */
+/** Ports of init and regular containers alike (native sidecars declare ports too). */
 export function containerPorts(pod: Pod): ContainerPort[] {
   const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
   return containers.flatMap((c) => c.ports ?? []);

@@ -1,4 +1,4 @@
-/** The gRPC status a lookup failure maps to (api.md §2.6). */
+/** The gRPC status a lookup failure maps to; see README "Lookup errors". */
 export type WorkloadLookupErrorCode = "FAILED_PRECONDITION" | "NOT_FOUND" | "UNKNOWN";
 
 /**

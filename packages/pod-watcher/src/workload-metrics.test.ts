@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { externalWorkload, NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
 
-describe("workload_subscribers and workload_updates (watchers.md §10)", () => {
+describe("workload_subscribers and workload_updates", () => {
   it("counts 2 for a first subscribe to a running pod, 1 for a bare endpoint or a reused publisher", async () => {
     const { cluster, watcher, metrics } = await setup();
     expect(metrics.value("workload_subscribers")).toBe(0);

@@ -1,6 +1,6 @@
 import type { CounterMetric, GaugeMetric, MetricsRegistry } from "@destination/core";
 
-/** `workload_subscribers` and `workload_updates` (watchers.md §10), both without labels. */
+/** `workload_subscribers` and `workload_updates`, both without labels (see README "Metrics"). */
 export class WorkloadMetrics {
   readonly #subscribers: GaugeMetric;
   readonly #updates: CounterMetric;

@@ -23,7 +23,7 @@ import { podIsRunning, samePod } from "./pod-facts.js";
 export interface PublisherContext {
   readonly defaultOpaquePorts: ReadonlySet<number>;
   readonly logger: Logger;
-  /** Every Server in the cluster, read when opacity is computed (decision 6). */
+  /** Every Server in the cluster: the flag comes from all Servers that select the workload. */
   servers(): readonly Server[];
   /** The owner from the caches, undefined on a miss. */
   cachedOwner(pod: Pod): Owner | undefined;
@@ -42,13 +42,13 @@ export function publisherKey(ip: string, port: number): string {
   return `${ip}|${port}`;
 }
 
-/** An attach waiting for an owner fetch (X-4); replaced or dropped when newer events say so. */
+/** An attach waiting for an owner fetch; replaced or dropped when newer events say so. */
 interface PendingAttach {
   pod: Pod;
 }
 
 /**
- * The state behind one `ip:port` and its listeners (watchers.md §5): the attached pod or the
+ * The state behind one `ip:port` and its listeners: the attached pod or the
  * ExternalWorkload, the owner, and the Server-driven opaque flag. Every method runs to completion
  * synchronously; only the owner fetch of an attach waits, outside any state change.
  */
@@ -78,7 +78,7 @@ export class WorkloadPublisher implements Publisher {
     this.#pending = undefined;
   }
 
-  /** A fresh address per call, so no listener can see another's copy change (A-6). */
+  /** A fresh address per call, so no listener can see another's copy change. */
   address(): Address {
     return this.#addresses()();
   }
@@ -135,11 +135,11 @@ export class WorkloadPublisher implements Publisher {
   }
 
   /**
-   * A pod event routed here (W-5). Only a change of running state is observable: a detached
+   * A pod event routed here. Only a change of running state is observable: a detached
    * publisher attaches a Running pod, an attached one detaches when its pod stops running or is
-   * deleted. Edits to an attached pod that keeps running are ignored, as upstream does (Q11).
-   * Events about another pod than the attached one never detach it: with IP reuse and Q16
-   * routing, a finished pod that once had this IP must not take the live one away.
+   * deleted. Edits to an attached pod that keeps running are ignored, as upstream does.
+   * Events about another pod than the attached one never detach it: with IP reuse and routing
+   * by IP alone, a finished pod that once had this IP must not take the live one away.
    */
   podChanged(pod: Pod, deleted: boolean): void {
     const running = !deleted && podIsRunning(pod);
@@ -161,7 +161,8 @@ export class WorkloadPublisher implements Publisher {
       this.#pending.pod = pod;
       return;
     }
-    // X-4: fetch the owner outside the event task, then attach if nothing changed meanwhile.
+    // Fetch the owner outside the event task, then attach if nothing changed meanwhile.
+    // See README "Owners".
     const pending: PendingAttach = { pod };
     this.#pending = pending;
     void this.#ctx.fetchOwner(pod).then((fetched) => {
@@ -171,15 +172,15 @@ export class WorkloadPublisher implements Publisher {
   }
 
   /**
-   * An ExternalWorkload event routed here, or null for its deletion (W-7). Always notifies. The
-   * Server flag is recomputed from scratch and cleared on delete (Q8); the owner follows the
-   * EW's single owner reference and is cleared otherwise (an allowed fix of W-7).
+   * An ExternalWorkload event routed here, or null for its deletion. Always notifies. The
+   * Server flag is recomputed from scratch and cleared on delete; the owner follows the EW's
+   * single owner reference and is cleared otherwise (upstream keeps stale values of both).
    */
   externalWorkloadChanged(ew: ExternalWorkload | null): void {
     this.#externalWorkload = ew;
     const refs = ew?.metadata.ownerReferences ?? [];
     const only = refs.length === 1 ? refs[0] : undefined;
-    // K-17: GetProfile keeps the EW owner kind as written.
+    // The owner kind stays as written (the endpoints watcher lower-cases it), as upstream.
     this.#owner = only ? { kind: only.kind, name: only.name } : { kind: "", name: "" };
     if (ew === null) {
       this.#opaqueProtocol = false;
@@ -191,7 +192,7 @@ export class WorkloadPublisher implements Publisher {
           this.port,
         );
       } catch (err) {
-        // api.md §5.3: an invalid selector leaves the flag as it was.
+        // A Server with an invalid selector leaves the flag as it was.
         this.#ctx.logger.error("cannot compute opaque protocol for externalworkload", {
           externalWorkload: `${ew.metadata.namespace}/${ew.metadata.name}`,
           error: String(err),
@@ -202,9 +203,9 @@ export class WorkloadPublisher implements Publisher {
   }
 
   /**
-   * Servers were added, changed or deleted (W-8). Recomputes the flag from all Servers when one
+   * Servers were added, changed or deleted. Recomputes the flag from all Servers when one
    * of `changed` selects this workload, unless the port is opaque by annotation or defaults
-   * anyway; recomputing from false lets the flag turn off again (W-9). Notifies on a flip only.
+   * anyway; recomputing from false lets the flag turn off again. Notifies on a flip only.
    */
   serversChanged(changed: readonly Server[]): void {
     const pod = this.#pod;
@@ -227,7 +228,7 @@ export class WorkloadPublisher implements Publisher {
       );
       if (annotated.has(this.port)) return;
       try {
-        // W-9 / Q18: the ExternalWorkload check, not the pod one.
+        // The ExternalWorkload check, not the pod one (which upstream runs and always fails).
         next = externalWorkloadPortOpaqueByServers(this.#ctx.servers(), ew, this.port);
       } catch (err) {
         this.#ctx.logger.error("cannot compute opaque protocol for externalworkload", {
@@ -269,7 +270,7 @@ export class WorkloadPublisher implements Publisher {
     this.#notify();
   }
 
-  /** Host ports count as well: the container answers on both (matchHostPort, api.md §5.3). */
+  /** Host ports count as well: the container answers on both (matchHostPort). */
   #podOpacity(pod: Pod): boolean {
     return podPortOpaqueByServers(
       this.#ctx.servers(),

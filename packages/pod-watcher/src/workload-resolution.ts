@@ -9,7 +9,7 @@ export interface ResolvedWorkload {
 }
 
 /**
- * W-1: the pod network by IP (any port), then a declared host port on that host IP, then an
+ * The pod network by IP (any port), then a declared host port on that host IP, then an
  * ExternalWorkload declaring the IP and port. Two or more matches at a stage is a conflict. The
  * messages keep upstream's text, `ip:port` unbracketed even for IPv6.
  */
@@ -42,7 +42,7 @@ function conflict(message: string): WorkloadLookupError {
   return new WorkloadLookupError("FAILED_PRECONDITION", message);
 }
 
-/** Index failures surface as UNKNOWN with the index's own text (W-1). */
+/** Index failures surface as UNKNOWN with the index's own text. */
 function readIndex<T>(read: () => T[]): T[] {
   try {
     return read();

@@ -14,8 +14,8 @@ async function subscribedToVm() {
   return { ...env, listener };
 }
 
-describe("ExternalWorkload events (W-7)", () => {
-  it("W-7: every event notifies, even one that changes nothing observable", async () => {
+describe("ExternalWorkload events", () => {
+  it("every event notifies, even one that changes nothing observable", async () => {
     const { cluster, listener } = await subscribedToVm();
     cluster.apply(
       externalWorkload("vm-1", { ip: IP, owner: { kind: "VirtualMachineSet", name: "vms" } }),
@@ -32,7 +32,7 @@ describe("ExternalWorkload events (W-7)", () => {
     expect(listener.views).toEqual([sent, sent, sent]);
   });
 
-  it("W-7: the update that only marks the ExternalWorkload for deletion is ignored", async () => {
+  it("the update that only marks the ExternalWorkload for deletion is ignored", async () => {
     const { cluster, listener } = await subscribedToVm();
     const marked = externalWorkload("vm-1", {
       ip: IP,
@@ -43,14 +43,14 @@ describe("ExternalWorkload events (W-7)", () => {
     expect(listener.views).toHaveLength(1);
   });
 
-  it("Q8: the Server flag is recomputed on every ExternalWorkload event and can turn off", async () => {
+  it("the Server flag is recomputed on every ExternalWorkload event and can turn off", async () => {
     const { cluster, listener } = await subscribedToVm();
     cluster.apply(externalWorkload("vm-1", { ip: IP, labels: { app: "legacy" } }));
     cluster.apply(externalWorkload("vm-1", { ip: IP, labels: { app: "vm" } }));
     expect(listener.views.map((v) => v.opaque)).toEqual([true, false, true]);
   });
 
-  it("Q8: deleting the ExternalWorkload clears its workload, owner and Server flag", async () => {
+  it("deleting the ExternalWorkload clears its workload, owner and Server flag", async () => {
     const { cluster, listener } = await subscribedToVm();
     cluster.delete("ExternalWorkload", NS, "vm-1");
     expect(listener.views).toEqual([
@@ -59,13 +59,13 @@ describe("ExternalWorkload events (W-7)", () => {
     ]);
   });
 
-  it("W-7: an ExternalWorkload that loses its single owner reference loses its owner", async () => {
+  it("an ExternalWorkload that loses its single owner reference loses its owner", async () => {
     const { cluster, listener } = await subscribedToVm();
     cluster.apply(externalWorkload("vm-1", { ip: IP }));
     expect(listener.views.map((v) => v.owner)).toEqual(["VirtualMachineSet/vms", ""]);
   });
 
-  it("W-7: an ExternalWorkload created after the subscription attaches on its add", async () => {
+  it("an ExternalWorkload created after the subscription attaches on its add", async () => {
     const { cluster, watcher } = await setup();
     const listener = new RecordingListener();
     await watcher.subscribe({ ip: IP, port: 8080 }, listener);

@@ -5,7 +5,7 @@ import { NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
 const DELETED_AT = "2026-01-01T00:00:00Z";
 
 describe("pod events", () => {
-  it("W-4a: the update that only marks a pod for deletion is ignored; the delete detaches", async () => {
+  it("the update that only marks a pod for deletion is ignored; the delete detaches", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     const listener = new RecordingListener();
@@ -19,7 +19,7 @@ describe("pod events", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["web-1", null]);
   });
 
-  it("W-4b: ports declared by init containers route events too", async () => {
+  it("ports declared by init containers route events too", async () => {
     const { cluster, watcher } = await setup();
     const sidecar = (phase: string) =>
       pod("web-1", {
@@ -39,7 +39,7 @@ describe("pod events", () => {
     ]);
   });
 
-  it("W-4b: host-IP events reach only declared host ports", async () => {
+  it("host-IP events reach only declared host ports", async () => {
     const { cluster, watcher } = await setup();
     const other = new RecordingListener();
     const declared = new RecordingListener();
@@ -56,7 +56,7 @@ describe("pod events", () => {
     expect(declared.views.map((v) => v.pod)).toEqual([null, "web-1"]);
   });
 
-  it("Q16: a subscription on a port the pod does not declare sees it stop, go and come back", async () => {
+  it("a subscription on a port the pod does not declare sees it stop, go and come back", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", ports: [{ containerPort: 8080 }] }));
     const listener = new RecordingListener();
@@ -73,7 +73,7 @@ describe("pod events", () => {
     ]);
   });
 
-  it("Q16: a host-network pod does not reach other ports of its node's IP", async () => {
+  it("a host-network pod does not reach other ports of its node's IP", async () => {
     const { cluster, watcher } = await setup();
     const node = "172.18.0.2";
     const listener = new RecordingListener();
@@ -89,7 +89,7 @@ describe("pod events", () => {
     expect(listener.views.map((v) => v.pod)).toEqual([null]);
   });
 
-  it("W-5: attaches and detaches only when the running state changes", async () => {
+  it("attaches and detaches only when the running state changes", async () => {
     const { cluster, watcher } = await setup();
     const web = (phase: string, labels: Record<string, string> = { app: "web" }) =>
       pod("web-1", { ip: "10.0.0.1", phase, labels, replicaSet: "web-rs" });
@@ -98,7 +98,7 @@ describe("pod events", () => {
     await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, listener);
     cluster.apply(web("Pending", { app: "web", step: "1" })); // still not running
     cluster.apply(web("Running")); // attach
-    cluster.apply(web("Running", { app: "web", step: "2" })); // running edit: ignored (Q11)
+    cluster.apply(web("Running", { app: "web", step: "2" })); // running edit: ignored, as upstream
     cluster.resync(); // update(obj, obj): nothing observable
     cluster.apply(web("Succeeded")); // detach
     cluster.apply(web("Succeeded", { app: "web", step: "3" })); // still not running
@@ -116,7 +116,7 @@ describe("pod events", () => {
     ]);
   });
 
-  it("W-5: an attach computes the Server flag and a detach clears it", async () => {
+  it("an attach computes the Server flag and a detach clears it", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(server("web-http", { port: 8080, podSelector: { app: "web" } }));
     cluster.apply(pod("web-1", { ip: "10.0.0.1", phase: "Pending" }));
@@ -131,7 +131,7 @@ describe("pod events", () => {
     ]);
   });
 
-  it("W-5: an event about another pod with the same IP never detaches the attached one", async () => {
+  it("an event about another pod with the same IP never detaches the attached one", async () => {
     const { cluster, watcher } = await setup();
     // A finished Job pod keeps the IP in its status after the IP went to a new pod.
     cluster.apply(pod("job-old", { ip: "10.0.0.1", phase: "Succeeded" }));
@@ -143,7 +143,7 @@ describe("pod events", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["web-1"]);
   });
 
-  it("W-6: a host-port pod deleted and recreated gives exactly two notifications per restart", async () => {
+  it("a host-port pod deleted and recreated gives exactly two notifications per restart", async () => {
     const { cluster, watcher } = await setup();
     const hostPortPod = (name: string, phase: string, ip = "", deletionTimestamp?: string) =>
       pod(name, {
@@ -184,7 +184,7 @@ describe("pod events", () => {
     expect(listener.received).toHaveLength(5);
   });
 
-  it("W-6: a pod IP reused by a new pod detaches the old pod and attaches the new one", async () => {
+  it("a pod IP reused by a new pod detaches the old pod and attaches the new one", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", replicaSet: "web-rs" }));
     const listener = new RecordingListener();
@@ -230,7 +230,7 @@ describe("pod events", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["db-0", null]);
   });
 
-  it("A-6: every listener gets its own address, and a sent address never changes later", async () => {
+  it("every listener gets its own address, and a sent address never changes later", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     const a = new RecordingListener();

@@ -19,8 +19,8 @@ async function subscribedToWeb(port = 8080) {
   return { ...env, listener, opaque: () => listener.views.map((v) => v.opaque) };
 }
 
-describe("Server events (W-8, W-9)", () => {
-  it("W-8: a Server selecting the workload and port turns the flag on; others change nothing", async () => {
+describe("Server events", () => {
+  it("a Server selecting the workload and port turns the flag on; others change nothing", async () => {
     const { cluster, opaque } = await subscribedToWeb();
     cluster.apply(server("other-app", { port: 8080, podSelector: { app: "db" } }));
     cluster.apply(server("other-port", { port: 9990, podSelector: { app: "web" } }));
@@ -35,7 +35,7 @@ describe("Server events (W-8, W-9)", () => {
     expect(opaque()).toEqual([false, true]);
   });
 
-  it("W-8: a port opaque by the pod annotation is skipped", async () => {
+  it("a port opaque by the pod annotation is skipped", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(
       pod("web-1", {
@@ -50,13 +50,13 @@ describe("Server events (W-8, W-9)", () => {
     expect(listener.views.map((v) => v.opaque)).toEqual([false]);
   });
 
-  it("W-8: a port opaque by the defaults is skipped", async () => {
+  it("a port opaque by the defaults is skipped", async () => {
     const { cluster, listener } = await subscribedToWeb(3306);
     cluster.apply(server("web-mysql", { port: 3306, podSelector: { app: "web" } }));
     expect(listener.views.map((v) => v.opaque)).toEqual([false]);
   });
 
-  it("W-8: a named Server port matches a host port when the pod is reached through it", async () => {
+  it("a named Server port matches a host port when the pod is reached through it", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(server("web-admin", { port: "admin", podSelector: { app: "web" } }));
     cluster.apply(
@@ -77,7 +77,7 @@ describe("Server events (W-8, W-9)", () => {
     ]);
   });
 
-  it("W-9: the flag turns on and off again as a Server flips its protocol and is deleted", async () => {
+  it("the flag turns on and off again as a Server flips its protocol and is deleted", async () => {
     const { cluster, opaque } = await subscribedToWeb();
     const web = (proxyProtocol: string) =>
       server("web-http", { port: 8080, podSelector: { app: "web" }, proxyProtocol });
@@ -88,14 +88,14 @@ describe("Server events (W-8, W-9)", () => {
     expect(opaque()).toEqual([false, true, false, true, false]);
   });
 
-  it("W-9: a Server that stops selecting the pod turns the flag off", async () => {
+  it("a Server that stops selecting the pod turns the flag off", async () => {
     const { cluster, opaque } = await subscribedToWeb();
     cluster.apply(server("web-http", { port: 8080, podSelector: { app: "web" } }));
     cluster.apply(server("web-http", { port: 8080, podSelector: { app: "web", track: "canary" } }));
     expect(opaque()).toEqual([false, true, false]);
   });
 
-  it("W-8: the flag comes from all Servers: removing one of two opaque Servers keeps it on", async () => {
+  it("the flag comes from all Servers: removing one of two opaque Servers keeps it on", async () => {
     const { cluster, opaque } = await subscribedToWeb();
     cluster.apply(server("by-number", { port: 8080, podSelector: { app: "web" } }));
     cluster.apply(server("by-name", { port: "http", podSelector: { app: "web" } }));
@@ -106,7 +106,7 @@ describe("Server events (W-8, W-9)", () => {
     expect(opaque()).toEqual([false, true, false]);
   });
 
-  it("W-8: a Server with an invalid selector selects nothing and stops nothing", async () => {
+  it("a Server with an invalid selector selects nothing and stops nothing", async () => {
     const { cluster, opaque } = await subscribedToWeb();
     const invalid: Server = {
       ...server("broken", { port: 8080 }),
@@ -121,7 +121,7 @@ describe("Server events (W-8, W-9)", () => {
     expect(opaque()).toEqual([false, true]);
   });
 
-  it("Q18: Server changes reach an ExternalWorkload, on and off again", async () => {
+  it("Server changes reach an ExternalWorkload, on and off again", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(
       externalWorkload("vm-1", { ip: "192.168.1.10", ports: [{ port: 8080, name: "http" }] }),
@@ -138,7 +138,7 @@ describe("Server events (W-8, W-9)", () => {
     ]);
   });
 
-  it("Q18: a port opaque by the ExternalWorkload annotation is skipped", async () => {
+  it("a port opaque by the ExternalWorkload annotation is skipped", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(
       externalWorkload("vm-1", {
@@ -152,7 +152,7 @@ describe("Server events (W-8, W-9)", () => {
     expect(listener.views.map((v) => v.opaque)).toEqual([false]);
   });
 
-  it("W-8: bare endpoints never hear about Servers", async () => {
+  it("bare endpoints never hear about Servers", async () => {
     const { cluster, watcher } = await setup();
     const listener = new RecordingListener();
     await watcher.subscribe({ ip: "10.9.9.9", port: 8080 }, listener);

@@ -21,8 +21,8 @@ const bare = (ip: string, port: number) => ({
   opaque: false,
 });
 
-describe("subscribe: resolution (W-1)", () => {
-  it("W-1: finds a pod on the pod network by IP, whatever the port", async () => {
+describe("subscribe: finding the workload behind an ip:port", () => {
+  it("finds a pod on the pod network by IP, whatever the port", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", replicaSet: "web-rs" }));
     const listener = new RecordingListener();
@@ -40,7 +40,7 @@ describe("subscribe: resolution (W-1)", () => {
     ]);
   });
 
-  it("W-1: finds a pod through a declared host port on its host IP, and only there", async () => {
+  it("finds a pod through a declared host port on its host IP, and only there", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(
       pod("web-1", {
@@ -67,7 +67,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(undeclared.views).toEqual([bare("172.18.0.2", 8080)]);
   });
 
-  it("W-1: prefers the pod network over a host port on the same IP", async () => {
+  it("prefers the pod network over a host port on the same IP", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("on-pod-net", { ip: "10.0.0.7" }));
     cluster.apply(
@@ -82,7 +82,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["on-pod-net"]);
   });
 
-  it("W-1: finds an ExternalWorkload by IP and declared port, owner kind as written (K-17)", async () => {
+  it("finds an ExternalWorkload by IP and declared port, owner kind as written, not lower-cased", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(
       externalWorkload("vm-1", {
@@ -108,14 +108,14 @@ describe("subscribe: resolution (W-1)", () => {
     expect(undeclared.views).toEqual([bare("192.168.1.10", 9090)]);
   });
 
-  it("W-1: an IP with no workload is a bare endpoint that still gets its initial update", async () => {
+  it("an IP with no workload is a bare endpoint that still gets its initial update", async () => {
     const { watcher } = await setup();
     const listener = new RecordingListener();
     expect(await watcher.subscribe({ ip: "10.1.2.3", port: 80 }, listener)).toBe("10.1.2.3");
     expect(listener.views).toEqual([bare("10.1.2.3", 80)]);
   });
 
-  it("W-1: IPv6 targets are matched and answered in canonical form", async () => {
+  it("IPv6 targets are matched and answered in canonical form", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("v6", { ip: "fd00::1" }));
     const listener = new RecordingListener();
@@ -124,7 +124,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(listener.views.map((v) => [v.ip, v.pod])).toEqual([["fd00::1", "v6"]]);
   });
 
-  it("W-1: two live pods on one pod IP fail with FAILED_PRECONDITION and the exact message", async () => {
+  it("two live pods on one pod IP fail with FAILED_PRECONDITION and the exact message", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("a", { ip: "10.0.0.1" }));
     cluster.apply(pod("b", { ip: "10.0.0.1" }));
@@ -136,7 +136,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(error.message).toBe("found 2 pods with a conflicting pod network IP 10.0.0.1");
   });
 
-  it("W-1: two pods on one host endpoint fail with the exact host network message", async () => {
+  it("two pods on one host endpoint fail with the exact host network message", async () => {
     const { cluster, watcher } = await setup();
     for (const name of ["a", "b", "c"]) {
       cluster.apply(
@@ -156,7 +156,7 @@ describe("subscribe: resolution (W-1)", () => {
     );
   });
 
-  it("W-1: two ExternalWorkloads on one ip:port fail with the exact message", async () => {
+  it("two ExternalWorkloads on one ip:port fail with the exact message", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(externalWorkload("vm-1", { ip: "192.168.1.10" }));
     cluster.apply(externalWorkload("vm-2", { ip: "192.168.1.10" }));
@@ -167,7 +167,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(error.message).toBe("found 2 externalworkloads with a conflicting ip 192.168.1.10:8080");
   });
 
-  it("W-1: terminating and finished pods do not conflict with the live one (K-13)", async () => {
+  it("terminating and finished pods are not looked up, so they do not conflict with the live one", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("done", { ip: "10.0.0.1", phase: "Succeeded" }));
     cluster.apply(pod("leaving", { ip: "10.0.0.1", deletionTimestamp: "2026-01-01T00:00:00Z" }));
@@ -177,7 +177,7 @@ describe("subscribe: resolution (W-1)", () => {
     expect(listener.views.map((v) => v.pod)).toEqual(["live"]);
   });
 
-  it("W-1: a pod found but not Running gives a bare endpoint (W-5)", async () => {
+  it("a pod found but not Running gives a bare endpoint", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("starting", { ip: "10.0.0.1", phase: "Pending" }));
     const listener = new RecordingListener();
@@ -187,7 +187,7 @@ describe("subscribe: resolution (W-1)", () => {
 });
 
 describe("subscribe: publishers and listeners", () => {
-  it("W-3: a failing initial update rejects and rolls the listener back", async () => {
+  it("a failing initial update rejects and rolls the listener back", async () => {
     const { cluster, watcher, metrics } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", phase: "Pending" }));
     const kept = new RecordingListener();
@@ -208,7 +208,7 @@ describe("subscribe: publishers and listeners", () => {
     expect(kept.views.map((v) => v.pod)).toEqual([null, "web-1"]);
   });
 
-  it("W-3: a rejected first subscriber leaves no publisher behind", async () => {
+  it("a rejected first subscriber leaves no publisher behind", async () => {
     const { cluster, watcher } = await setup();
     const failing = {
       update() {
@@ -224,12 +224,12 @@ describe("subscribe: publishers and listeners", () => {
     ).rejects.toThrow("found 2 pods with a conflicting pod network IP 10.0.0.1");
   });
 
-  it("W-4: a second subscriber reuses the publisher's state, not a fresh resolution", async () => {
+  it("a second subscriber reuses the publisher's state, not a fresh resolution", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", labels: { app: "web", v: "1" } }));
     const first = new RecordingListener();
     await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, first);
-    // A running pod's edits are not picked up (Q11), so the publisher keeps the first object.
+    // A running pod's edits are not picked up (as upstream): the publisher keeps the first object.
     cluster.apply(pod("web-1", { ip: "10.0.0.1", labels: { app: "web", v: "2" } }));
     const second = new RecordingListener();
     await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, second);
@@ -237,7 +237,7 @@ describe("subscribe: publishers and listeners", () => {
     expect(first.received).toHaveLength(1);
   });
 
-  it("W-4: resolution errors still fail a subscribe to an existing publisher", async () => {
+  it("resolution errors still fail a subscribe to an existing publisher", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     await watcher.subscribe({ ip: "10.0.0.1", port: 8080 }, new RecordingListener());
@@ -260,7 +260,7 @@ describe("subscribe: publishers and listeners", () => {
     expect(staying.views.map((v) => v.pod)).toEqual(["web-1", null]);
   });
 
-  it("X-3: an event right after subscribe() is called reaches the listener after its initial update", async () => {
+  it("an event right after subscribe() is called reaches the listener after its initial update", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", phase: "Pending" }));
     const listener = new RecordingListener();
@@ -294,8 +294,8 @@ class SlowOwnerCluster extends MemoryCluster {
   }
 }
 
-describe("owner lookups on a metadata-cache miss (X-4)", () => {
-  it("X-4: subscribe fetches a missing owner first and sends it in the initial update", async () => {
+describe("owner lookups on a metadata-cache miss", () => {
+  it("subscribe fetches a missing owner first and sends it in the initial update", async () => {
     const cluster = new SlowOwnerCluster();
     const { watcher } = await setup({}, cluster);
     cluster.apply(pod("api-1", { ip: "10.0.0.1", replicaSet: "api-rs" }));
@@ -309,7 +309,7 @@ describe("owner lookups on a metadata-cache miss (X-4)", () => {
     expect(listener.views.map((v) => [v.pod, v.owner])).toEqual([["api-1", "deployment/api"]]);
   });
 
-  it("X-4: subscribe re-resolves after the fetch: a pod deleted meanwhile gives a bare endpoint", async () => {
+  it("subscribe re-resolves after the fetch: a pod deleted meanwhile gives a bare endpoint", async () => {
     const cluster = new SlowOwnerCluster();
     const { watcher } = await setup({}, cluster);
     cluster.apply(pod("api-1", { ip: "10.0.0.1", replicaSet: "api-rs" }));
@@ -322,7 +322,7 @@ describe("owner lookups on a metadata-cache miss (X-4)", () => {
     expect(listener.views).toEqual([bare("10.0.0.1", 8080)]);
   });
 
-  it("X-4: a failed fetch falls back to the ReplicaSet name", async () => {
+  it("a failed owner fetch falls back to the ReplicaSet name", async () => {
     const cluster = new SlowOwnerCluster();
     const { watcher } = await setup({}, cluster);
     cluster.apply(pod("api-1", { ip: "10.0.0.1", replicaSet: "api-rs" }));
@@ -334,7 +334,7 @@ describe("owner lookups on a metadata-cache miss (X-4)", () => {
     expect(listener.views.map((v) => v.owner)).toEqual(["replicaset/api-rs"]);
   });
 
-  it("X-4: an event-driven attach waits for the fetch and is dropped if the pod stopped meanwhile", async () => {
+  it("an event-driven attach waits for the owner fetch and is dropped if the pod stopped meanwhile", async () => {
     const cluster = new SlowOwnerCluster();
     const { watcher } = await setup({}, cluster);
     cluster.apply(pod("api-1", { ip: "10.0.0.1", phase: "Pending", replicaSet: "api-rs" }));
@@ -358,7 +358,7 @@ describe("owner lookups on a metadata-cache miss (X-4)", () => {
     expect(listener.views.map((v) => v.pod)).toEqual([null, "api-1", null]);
   });
 
-  it("X-4: no fetch when the owner is cached", async () => {
+  it("no owner fetch when the owner is cached", async () => {
     const cluster = new SlowOwnerCluster();
     const { watcher } = await setup({}, cluster);
     cluster.apply(replicaSet("api-rs", "api"));

@@ -24,9 +24,9 @@ import { type ResolvedWorkload, resolveWorkloadByIp } from "./workload-resolutio
 import type { WorkloadTarget } from "./workload-target.js";
 
 export interface WorkloadWatcherOptions {
-  /** `--default-opaque-ports`: ports whose Server flag is never recomputed (W-8). */
+  /** `--default-opaque-ports`: ports whose Server flag is never recomputed. */
   defaultOpaquePorts: ReadonlySet<number>;
-  /** Hostname lookups read EndpointSlices when true, Endpoints otherwise (W-2). */
+  /** Hostname lookups read EndpointSlices when true, Endpoints otherwise. */
   enableEndpointSlices: boolean;
   logger?: Logger;
   /**
@@ -39,7 +39,7 @@ export interface WorkloadWatcherOptions {
   timers?: LingerTimers;
 }
 
-/** A subscribe step that needs an owner fetched before it can attach this pod (X-4). */
+/** A subscribe step that needs an owner fetched before it can attach this pod. */
 interface OwnerNeeded {
   readonly pod: Pod;
 }
@@ -51,7 +51,7 @@ interface FetchedOwner {
 }
 
 /**
- * The workload behind an `ip:port` for GetProfile (watchers.md §5): one publisher per subscribed
+ * The workload behind an `ip:port` for GetProfile: one publisher per subscribed
  * `ip:port`, kept current from Pod, ExternalWorkload and Server events. Listeners hear about a
  * pod starting or stopping to run, every ExternalWorkload change, and Server-driven opacity
  * flips; each gets its own copy of the address.
@@ -67,7 +67,7 @@ export class WorkloadWatcher {
   #subscribers = 0;
   #stopped = false;
 
-  /** Registers the cache handlers; create it before `cluster.start()` (X-1). */
+  /** Registers the cache handlers; create it before `cluster.start()` so they see every add. */
   constructor(cluster: Cluster, options: WorkloadWatcherOptions) {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
@@ -82,7 +82,7 @@ export class WorkloadWatcher {
       logger: this.#logger,
       lingerMs: options.lingerMs,
       timers: options.timers,
-      // Pod events reach every subscribed port of the pod's IPs (Q16).
+      // Pod events reach every subscribed port of the pod's IPs, declared or not.
       groupOf: (publisher) => publisher.ip,
     });
     this.#context = {
@@ -101,7 +101,7 @@ export class WorkloadWatcher {
       cluster.pods.addHandler({
         add: (pod) => this.#podEvent(pod, false),
         update: (oldPod, newPod) => {
-          // W-4a: the deletion mark is not an event of its own; the delete follows.
+          // The deletion mark is not an event of its own; the delete follows.
           if (!oldPod.metadata.deletionTimestamp && newPod.metadata.deletionTimestamp) return;
           this.#podEvent(newPod, false);
         },
@@ -132,7 +132,7 @@ export class WorkloadWatcher {
    * Starts following `target` and sends the listener the current address before resolving to
    * the IP to unsubscribe with (for a hostname target, the pod's primary IP). Rejects with a
    * WorkloadLookupError on a conflict or a failed hostname lookup, and when the initial update
-   * throws (the listener is then not kept, W-3).
+   * throws (the listener is then not kept).
    */
   async subscribe(target: WorkloadTarget, listener: WorkloadListener): Promise<string> {
     let fetched: FetchedOwner | undefined;
@@ -140,7 +140,7 @@ export class WorkloadWatcher {
       if (this.#stopped) throw new Error("the workload watcher is stopped");
       const step = await this.#serialised(() => this.#subscribeNow(target, listener, fetched));
       if (typeof step === "string") return step;
-      // X-4: the network wait happens between tasks; the next step re-resolves everything.
+      // The network wait happens between tasks; the next step re-resolves everything.
       fetched = { pod: step.pod, owner: await fetchPodOwner(this.#cluster, step.pod) };
     }
   }
@@ -185,9 +185,10 @@ export class WorkloadWatcher {
   }
 
   /**
-   * One synchronous subscribe task (X-3): resolve, get or build the publisher, register, send
-   * the initial update. Returns the IP, or the pod whose owner must be fetched first. After one
-   * fetch (`fetched` set) it no longer waits: a pod that changed meanwhile gets the cache answer.
+   * One synchronous subscribe task, so no event falls between the registration and the initial
+   * update: resolve, get or build the publisher, register, send the initial update. Returns the
+   * IP, or the pod whose owner must be fetched first. After one fetch (`fetched` set) it no
+   * longer waits: a pod that changed meanwhile gets the cache answer.
    */
   #subscribeNow(
     target: WorkloadTarget,
@@ -203,7 +204,7 @@ export class WorkloadWatcher {
       // Kept again if it was lingering.
       publisher = this.#publishers.acquire(key, () => existing);
     } else {
-      // W-4: a new publisher starts from this resolution; an existing one ignores it.
+      // A new publisher starts from this resolution; an existing one ignores it.
       const { pod, externalWorkload } = resolved;
       let owner: Owner | undefined;
       if (pod !== undefined && podIsRunning(pod)) {
@@ -283,7 +284,7 @@ export class WorkloadWatcher {
     };
   }
 
-  /** W-7: every publisher of a declared `workloadIP:port`, once each. */
+  /** Every publisher of a declared `workloadIP:port`, once each. */
   #externalWorkloadEvent(ew: ExternalWorkload, current: ExternalWorkload | null): void {
     const reached = new Set<WorkloadPublisher>();
     for (const { port } of ew.spec?.ports ?? []) {
@@ -296,7 +297,7 @@ export class WorkloadWatcher {
   }
 
   /**
-   * W-8: the changed Servers only say which workloads to look at; each one's flag comes from
+   * The changed Servers only say which workloads to look at; each one's flag comes from
    * all Servers, since several may select the same workload and port.
    */
   #serversChanged(changed: readonly Server[]): void {

@@ -64,7 +64,7 @@ function setup() {
 }
 
 describe("OpaquePortsWatcher", () => {
-  it("O-1: a subscriber hears a new set only when the set itself changes", () => {
+  it("a subscriber hears a new set only when the set itself changes", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service());
     const listener = recorder();
@@ -80,7 +80,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[25, 3306], [80, 5432], [80], [], [25, 3306]]);
   });
 
-  it("O-1: a change reaches every listener of that Service and no other", () => {
+  it("a change reaches every listener of that Service and no other", () => {
     const { cluster, watcher } = setup();
     const first = recorder();
     const second = recorder();
@@ -108,7 +108,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[9000], [9001]]);
   });
 
-  it("O-1/O-2: listeners hear exactly the changes of the computed set, for any event sequence", () => {
+  it("listeners hear exactly the changes of the computed set, for any event sequence", () => {
     // Each annotation with the set it means, given the Service's ports `http`=80 and `db`=5432.
     const meaning = new Map<string | undefined, number[]>([
       [undefined, [25, 3306]],
@@ -151,7 +151,7 @@ describe("OpaquePortsWatcher", () => {
     );
   });
 
-  it("O-2: deleting a Service reverts its listeners to the defaults", () => {
+  it("deleting a Service reverts its listeners to the defaults", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     const listener = recorder();
@@ -160,7 +160,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[9000], [25, 3306]]);
   });
 
-  it("O-2: deleting a Service whose set already is the defaults tells nobody", () => {
+  it("deleting a Service whose set already is the defaults tells nobody", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service());
     const listener = recorder();
@@ -169,7 +169,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[25, 3306]]);
   });
 
-  it("O-2: the entry outlives the delete: the same listener hears the re-created Service", () => {
+  it("the entry outlives the delete: the same listener hears the re-created Service", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     const listener = recorder();
@@ -179,7 +179,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[9000], [25, 3306], [9000]]);
   });
 
-  it("O-3: subscribing to an ExternalName Service throws InvalidServiceError, registering nothing", () => {
+  it("subscribing to an ExternalName Service throws InvalidServiceError, registering nothing", () => {
     const { cluster, watcher, metrics } = setup();
     cluster.apply(service("9000", { spec: { type: "ExternalName", externalName: "example.com" } }));
     const listener = recorder();
@@ -196,7 +196,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([]);
   });
 
-  it("O-3: a new subscriber is told the Service's current set at once", () => {
+  it("a new subscriber is told the Service's current set at once", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     cluster.apply(service("db"));
@@ -205,7 +205,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[5432]]);
   });
 
-  it("O-3: a Service the watcher never saw an event for is read from the cache", () => {
+  it("a Service the watcher never saw an event for is read from the cache", () => {
     const cluster = new MemoryCluster();
     cluster.apply(service("9000"));
     const watcher = new OpaquePortsWatcher(cluster, { defaultOpaquePorts: DEFAULTS });
@@ -214,7 +214,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[9000]]);
   });
 
-  it("O-3: a subscriber to a Service not in the cache gets the defaults, then its set", () => {
+  it("a subscriber to a Service not in the cache gets the defaults, then its set", () => {
     const { cluster, watcher } = setup();
     const listener = recorder();
     watcher.subscribe(ID, listener);
@@ -222,7 +222,7 @@ describe("OpaquePortsWatcher", () => {
     expect(listener.sets).toEqual([[25, 3306], [9000]]);
   });
 
-  it("Q17: a subscriber after the last one left still gets the current opaque ports", () => {
+  it("a subscriber after the last one left still gets the current opaque ports", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     cluster.apply(service(undefined, {}, "plain"));
@@ -245,7 +245,7 @@ describe("OpaquePortsWatcher", () => {
     expect(annotated.sets).toEqual([[9000], [25, 3306]]);
   });
 
-  it("O-3: service_subscribers counts listeners and its series is deleted at zero", () => {
+  it("service_subscribers counts listeners and its series is deleted at zero", () => {
     const { cluster, watcher, metrics } = setup();
     cluster.apply(service());
     const first = recorder();
@@ -277,7 +277,7 @@ describe("OpaquePortsWatcher", () => {
     expect(metrics.series("service_subscribers").size).toBe(0);
   });
 
-  it("O-3: an unsubscribed listener hears nothing more while the others still do", () => {
+  it("an unsubscribed listener hears nothing more while the others still do", () => {
     const { cluster, watcher } = setup();
     const leaving = recorder();
     const staying = recorder();
@@ -289,7 +289,7 @@ describe("OpaquePortsWatcher", () => {
     expect(staying.sets).toEqual([[25, 3306], [9000]]);
   });
 
-  it("O-3: unsubscribe removes one registration of a listener subscribed twice", () => {
+  it("unsubscribe removes one registration of a listener subscribed twice", () => {
     const { cluster, watcher, metrics } = setup();
     const twice = recorder();
     watcher.subscribe(ID, twice);
@@ -300,7 +300,7 @@ describe("OpaquePortsWatcher", () => {
     expect(twice.sets).toEqual([[25, 3306], [25, 3306], [9000]]);
   });
 
-  it("O-3: unsubscribing from an unknown Service, or a listener never subscribed, only logs", () => {
+  it("unsubscribing from an unknown Service, or a listener never subscribed, only logs", () => {
     const { watcher, logger, metrics } = setup();
     expect(() => watcher.unsubscribe(ID, recorder())).not.toThrow();
     expect(logger.error).toHaveBeenCalledWith("cannot unsubscribe from an unknown service", LABELS);
@@ -314,7 +314,7 @@ describe("OpaquePortsWatcher", () => {
     expect(metrics.value("service_subscribers", LABELS)).toBe(1);
   });
 
-  it("O-4: names resolve to the service port, ranges expand, an empty item picks an unnamed port", () => {
+  it("names resolve to the service port, ranges expand, an empty item picks an unnamed port", () => {
     const { cluster, watcher, logger } = setup();
     const ports = [
       { name: "db", port: 5432, targetPort: 15432 },
@@ -330,7 +330,7 @@ describe("OpaquePortsWatcher", () => {
     );
   });
 
-  it("A-6: the set a listener is handed cannot be changed", () => {
+  it("the set a listener is handed cannot be changed", () => {
     const { cluster, watcher } = setup();
     cluster.apply(service("9000"));
     let handed: ReadonlySet<number> | undefined;
@@ -345,7 +345,7 @@ describe("OpaquePortsWatcher", () => {
     expect(later.sets).toEqual([[9000]]);
   });
 
-  it("X-8: a throwing listener is logged and the others still hear the change", () => {
+  it("a throwing listener is logged and the others still hear the change", () => {
     const { cluster, watcher, logger } = setup();
     const before = recorder();
     const after = recorder();

@@ -64,7 +64,8 @@ const idOf = (service: Service): ServiceId => ({
 
 /**
  * The opaque ports of Services (`config.linkerd.io/opaque-ports`, else the defaults) as live
- * values (watchers.md §6.2). A subscriber hears the current set at once, then each change of it.
+ * values (see README "Opaque ports of Services"). A subscriber hears the current set at once,
+ * then each change of it.
  */
 export class OpaquePortsWatcher {
   readonly #cluster: Pick<Cluster, "services">;
@@ -102,8 +103,9 @@ export class OpaquePortsWatcher {
   }
 
   /**
-   * O-3 (with the api.md Q17 fix): registers the listener and calls `updateService` with the
-   * Service's current set; when no entry is held, the set is computed from the Service cache.
+   * Registers the listener and calls `updateService` with the Service's current set; when no
+   * entry is held, the set is computed from the Service cache. Upstream starts such an entry
+   * from the defaults and tells the new listener nothing.
    * Throws `InvalidServiceError` for a cached `ExternalName` Service.
    */
   subscribe(id: ServiceId, listener: OpaquePortsListener): void {
@@ -175,8 +177,9 @@ export class OpaquePortsWatcher {
   }
 
   /**
-   * O-4 via the shared parser; undefined (logged) for an object too malformed to read, whose
-   * event is then ignored (X-8). A missing Service has the defaults.
+   * The annotation read by the shared parser; undefined (logged) for an object too malformed to
+   * read, whose event is then ignored so one bad Service stops nothing else. A missing Service
+   * has the defaults.
    */
   #portsOf(service: Service | undefined): PortSet | undefined {
     try {

@@ -10,7 +10,7 @@ describe("PortSet", () => {
     expect(PortSet.of([]).equals(new Set())).toBe(true);
   });
 
-  it("is a copy of its source and offers no way to change it (A-6)", () => {
+  it("is a copy of its source and offers no way to change it", () => {
     const source = new Set([80]);
     const set = PortSet.of(source);
     source.add(81);

@@ -1,6 +1,6 @@
 /**
  * An opaque-port set that cannot be changed once built. One instance is stored per value and
- * handed to every listener (watchers.md A-6): a listener cannot corrupt the stored set, and so
+ * handed to every listener: a listener cannot corrupt the stored set, and so
  * cannot break the change detection that compares against it.
  */
 export class PortSet implements ReadonlySet<number> {
@@ -46,7 +46,7 @@ export class PortSet implements ReadonlySet<number> {
     return this.#ports.values();
   }
 
-  /** Set equality: same members, order ignored (O-1). */
+  /** Set equality: same members, order ignored, so a reordered annotation is no change. */
   equals(other: ReadonlySet<number>): boolean {
     if (other.size !== this.size) return false;
     for (const port of other) if (!this.#ports.has(port)) return false;

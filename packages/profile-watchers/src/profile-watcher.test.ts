@@ -49,7 +49,7 @@ function setup() {
 }
 
 describe("ProfileWatcher", () => {
-  it("P-1: a new subscriber is told the current profile at once, as the cache's own object", () => {
+  it("a new subscriber is told the current profile at once, as the cache's own object", () => {
     const { cluster, watcher } = setup();
     cluster.apply(serviceProfile("a"));
     const listener = recorder();
@@ -58,7 +58,7 @@ describe("ProfileWatcher", () => {
     expect(listener.profiles[0]).toBe(cluster.serviceProfiles.get(NS, FQDN));
   });
 
-  it("P-1: a profile that existed before the watcher is read from the cache on subscribe", () => {
+  it("a profile that existed before the watcher is read from the cache on subscribe", () => {
     const cluster = new MemoryCluster();
     cluster.apply(serviceProfile("early"));
     const watcher = new ProfileWatcher(cluster);
@@ -67,14 +67,14 @@ describe("ProfileWatcher", () => {
     expect(listener.seen).toEqual(["early"]);
   });
 
-  it("P-1: a subscriber to an id without a profile is told null at once", () => {
+  it("a subscriber to an id without a profile is told null at once", () => {
     const { watcher } = setup();
     const listener = recorder();
     watcher.subscribe({ namespace: "client-ns", name: FQDN }, listener);
     expect(listener.profiles).toEqual([null]);
   });
 
-  it("P-1: a failed cache read is logged and the subscriber is told null", () => {
+  it("a failed cache read is logged and the subscriber is told null", () => {
     const { cluster, watcher, logger } = setup();
     vi.spyOn(cluster.serviceProfiles, "get").mockImplementation(() => {
       throw new Error("cache broken");
@@ -88,7 +88,7 @@ describe("ProfileWatcher", () => {
     );
   });
 
-  it("P-2: every add, update and resync reaches every listener, identical content included", () => {
+  it("every add, update and resync reaches every listener, identical content included", () => {
     const { cluster, watcher } = setup();
     const first = recorder();
     const second = recorder();
@@ -105,7 +105,7 @@ describe("ProfileWatcher", () => {
     expect(first.profiles[3]).not.toBe(first.profiles[2]);
   });
 
-  it("P-2: a profile reaches only the listeners of its own namespace and name", () => {
+  it("a profile reaches only the listeners of its own namespace and name", () => {
     const { cluster, watcher } = setup();
     const listener = recorder();
     watcher.subscribe(ID, listener);
@@ -114,7 +114,7 @@ describe("ProfileWatcher", () => {
     expect(listener.seen).toEqual(["null"]);
   });
 
-  it("P-3: a delete tells every listener null, and a re-created profile is forwarded again", () => {
+  it("a delete tells every listener null, and a re-created profile is forwarded again", () => {
     const { cluster, watcher } = setup();
     cluster.apply(serviceProfile("a"));
     const first = recorder();
@@ -127,7 +127,7 @@ describe("ProfileWatcher", () => {
     expect(second.seen).toEqual(["a", "null", "c"]);
   });
 
-  it("P-4: unsubscribing an unknown id only logs", () => {
+  it("unsubscribing an unknown id only logs", () => {
     const { watcher, logger, metrics } = setup();
     expect(() => watcher.unsubscribe(ID, recorder())).not.toThrow();
     expect(logger.error).toHaveBeenCalledWith("cannot unsubscribe from an unknown profile", LABELS);
@@ -204,7 +204,7 @@ describe("ProfileWatcher", () => {
     expect(metrics.value("profile_updates", LABELS)).toBeUndefined();
   });
 
-  it("P-4: an unsubscribed listener hears nothing more while the others still do", () => {
+  it("an unsubscribed listener hears nothing more while the others still do", () => {
     const { cluster, watcher } = setup();
     const leaving = recorder();
     const staying = recorder();
@@ -241,7 +241,7 @@ describe("ProfileWatcher", () => {
     expect(metrics.value("profile_subscribers", LABELS)).toBe(1);
   });
 
-  it("X-8: a throwing listener is logged and the others still get the update", () => {
+  it("a throwing listener is logged and the others still get the update", () => {
     const { cluster, watcher, logger } = setup();
     const before = recorder();
     const after = recorder();
@@ -261,7 +261,7 @@ describe("ProfileWatcher", () => {
     );
   });
 
-  it("A-7: a listener is never re-entered: what it causes is delivered after it returns, in order", () => {
+  it("a listener is never re-entered: what it causes is delivered after it returns, in order", () => {
     const { cluster, watcher } = setup();
     const log: string[] = [];
     const late: ProfileListener = {
@@ -292,7 +292,7 @@ describe("ProfileWatcher", () => {
     ]);
   });
 
-  it("A-7: a listener unsubscribed during a delivery does not get the rest of it", () => {
+  it("a listener unsubscribed during a delivery does not get the rest of it", () => {
     const { cluster, watcher } = setup();
     const victim = recorder();
     const killer: ProfileListener = {

@@ -68,7 +68,7 @@ const idOf = (profile: ServiceProfile): ProfileId => ({
 });
 
 /**
- * ServiceProfiles by id as live values (watchers.md §6.1). A subscriber hears the current
+ * ServiceProfiles by id as live values (see README "ServiceProfiles"). A subscriber hears the current
  * profile (or null) at once, then every add, update and resync of it, and null on delete.
  *
  * The id's namespace comes from the client (its context token), so an id is kept only while
@@ -113,7 +113,7 @@ export class ProfileWatcher {
     });
   }
 
-  /** P-1: registers the listener and calls `update` with the current profile, or null. */
+  /** Registers the listener and calls `update` with the current profile, or null. */
   subscribe(id: ProfileId, listener: ProfileListener): void {
     const publisher = this.#publishers.acquire(keyOfId(id), () => this.#newPublisher(id));
     const subscription = newSubscription(listener);
@@ -131,7 +131,7 @@ export class ProfileWatcher {
   unsubscribe(id: ProfileId, listener: ProfileListener): void {
     const publisher = this.#publishers.get(keyOfId(id));
     if (publisher === undefined) {
-      // Upstream dereferences a missing publisher here (P-4 quirk); nothing to undo, so log only.
+      // Upstream dereferences a missing publisher here and crashes; nothing to undo, so log only.
       this.#logger.error("cannot unsubscribe from an unknown profile", {
         namespace: id.namespace,
         profile: id.name,
