@@ -18,7 +18,7 @@ const LINKERD_CRDS: readonly { kind: ResourceKind; missing: string }[] = [
 ];
 
 /**
- * The startup checks (README "Cluster", `start()`) and the kinds they leave to cache:
+ * The startup checks (README "Startup checks") and the kinds they leave to cache:
  * - with slices enabled, `discovery.k8s.io/v1` must serve `EndpointSlice`, else
  *   `EndpointSlice resource not found`; no slice needs to exist (upstream wants one);
  * - listing pods cluster-wide must be allowed, else `not authorized to access pods`;

@@ -47,7 +47,7 @@ export interface ManifestsCluster extends Cluster {
 /**
  * The manifests backend (the embedded default): every object in the folder's manifests, with the
  * add / update / delete events a cluster would emit as files are added, edited and deleted.
- * See README "Manifests (the embedded default)".
+ * See README "Manifests backend".
  */
 export function createManifestsCluster(options: ManifestsClusterOptions): ManifestsCluster {
   return new ManifestsBackend(options);
