@@ -2,9 +2,9 @@ import type { Pod } from "./objects/core.js";
 import type { ExternalWorkload } from "./objects/linkerd.js";
 
 /**
- * The identity of an address inside a set (watchers.md §2.2). Pod addresses carry the slice's
- * address family, so a dual-stack pod is two entries (A-1); ExternalWorkload and service-ref
- * addresses use `""` (A-2, A-3).
+ * The identity of an address inside a set, compared on all three fields. Pod addresses carry the
+ * slice's address family, so a dual-stack pod is two entries; ExternalWorkload addresses and
+ * addresses without a target use `""`. See README "Addresses and address sets".
  */
 export interface AddressId {
   readonly namespace: string;
@@ -17,7 +17,7 @@ export function addressIdKey(id: AddressId): string {
   return `${id.namespace}/${id.name}/${id.ipFamily}`;
 }
 
-/** One endpoint with one port (watchers.md §2.1). */
+/** One endpoint with one port. */
 export interface Address {
   /** As written in the Endpoints or slice; for FQDN slices a DNS name. */
   readonly ip: string;
@@ -54,10 +54,13 @@ export function newAddress(fields: Pick<Address, "ip" | "port"> & Partial<Addres
   };
 }
 
-/** An immutable snapshot handed to listeners (A-6). Keys are `addressIdKey(id)`. */
+/**
+ * A snapshot handed to listeners: a listener may keep it, and the watcher never changes it
+ * afterwards. Keys are `addressIdKey(id)`.
+ */
 export interface AddressSet {
   readonly addresses: ReadonlyMap<string, AddressSetEntry>;
-  /** Metric labels for the whole set (A-4). */
+  /** Metric labels for the whole set: `service`, `namespace`, and `target_*` when mirrored. */
   readonly labels: Readonly<Record<string, string>>;
 }
 

@@ -1,7 +1,7 @@
 /**
- * A lookup for a Service that cannot be served (an `ExternalName` Service, E-3 and O-3). The
- * server answers it with `INVALID_ARGUMENT` and its own message; this text never reaches a
- * client.
+ * A lookup for a Service that cannot be served: an `ExternalName` Service has no endpoints and
+ * no opaque ports to watch, so subscribing to one fails. The server answers it with
+ * `INVALID_ARGUMENT` and its own message; this text never reaches a client.
  */
 export class InvalidServiceError extends Error {
   override readonly name = "InvalidServiceError";

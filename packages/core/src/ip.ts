@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 
 /**
- * The canonical text of an IP, as index keys and lookups use it (api.md §2.4): dotted IPv4,
+ * The canonical text of an IP, as index keys and lookups use it, so any spelling of one IP finds the same objects: dotted IPv4,
  * compressed lower-case IPv6, IPv4-mapped IPv6 written as dotted IPv4, zones dropped.
  * Returns undefined for text that is not an IP (an FQDN, say).
  */

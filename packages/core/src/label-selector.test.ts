@@ -4,7 +4,7 @@ import type { LabelSelector } from "./objects/meta.js";
 
 const web = { app: "web", tier: "front" };
 
-describe("label selectors (K-15)", () => {
+describe("label selectors, with Kubernetes semantics", () => {
   it("selects nothing when the selector is null or absent", () => {
     expect(selectorMatches(null, web)).toBe(false);
     expect(selectorMatches(undefined, web)).toBe(false);

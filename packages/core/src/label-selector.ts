@@ -5,7 +5,10 @@ export type Labels = Readonly<Record<string, string>> | null | undefined;
 /** A compiled label selector; `matches` never throws. */
 export type LabelMatcher = (labels: Labels) => boolean;
 
-/** Thrown for a selector Kubernetes would reject; callers log it and skip (X-8). */
+/**
+ * Thrown for a selector Kubernetes would reject. Each caller decides what it means: usually the
+ * object is logged and skipped, so one bad Server never stops the others.
+ */
 export class InvalidSelectorError extends Error {
   override readonly name = "InvalidSelectorError";
 }
@@ -35,7 +38,7 @@ function checkValue(key: string, value: unknown): void {
 }
 
 /**
- * Compiles a selector with Kubernetes semantics (K-15): null or absent selects nothing, `{}`
+ * Compiles a selector with Kubernetes semantics: null or absent selects nothing, `{}`
  * selects everything, otherwise matchLabels AND every matchExpression. Throws
  * InvalidSelectorError where Kubernetes' conversion fails: an unknown operator, In/NotIn without
  * values, Exists/DoesNotExist with values, a malformed label key or value.

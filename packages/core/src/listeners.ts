@@ -1,9 +1,10 @@
 import type { Address, AddressSet } from "./address.js";
 import type { ServiceProfile } from "./objects/linkerd.js";
 
-// Listener contracts shared by the watchers and the translators (watchers.md §2.3). Listeners are
-// called synchronously from the watcher's event task and must neither block nor call back into
-// the watcher; a stream hands the value to its own bounded queue.
+// Listener contracts shared by the watchers and the translators (README "Listener contracts").
+// Listeners are called synchronously from the watcher's event task and must neither block nor
+// call back into the watcher, which would hold up every other subscriber; a stream hands the
+// value to its own bounded queue.
 
 /** Get: additions (or changed addresses, as upserts) and removals of one filtered set. */
 export interface EndpointsListener {

@@ -1,6 +1,7 @@
 // A minimal metrics seam: packages record through these interfaces and the server backs them
 // with prom-client, so no library package depends on a metrics implementation. Names and label
-// sets follow watchers.md §10 and api.md §8 exactly.
+// sets are upstream Linkerd's wherever upstream has the metric, so existing dashboards and
+// alerts keep working.
 
 export type MetricLabels = Readonly<Record<string, string>>;
 

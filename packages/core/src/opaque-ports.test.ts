@@ -13,14 +13,14 @@ const ANN = "config.linkerd.io/opaque-ports";
 const defaults = new Set([3306]);
 
 describe("opaque ports", () => {
-  it("W-10: parses numbers and ranges, skips invalid items, empty means none", () => {
+  it("default opaque ports: parses numbers and ranges, skips invalid items, empty means none", () => {
     expect(sorted(parseDefaultOpaquePorts("25,587, 3306,10-12,+7,x,5-4,70000,1-2-3"))).toEqual([
       7, 10, 11, 12, 25, 587, 3306,
     ]);
     expect(sorted(parseDefaultOpaquePorts(""))).toEqual([]);
   });
 
-  it("W-11: pod annotation resolves container port names first, across init containers", () => {
+  it("a pod annotation resolves container port names first, across init containers", () => {
     const pod: Pod = {
       metadata: { name: "p", annotations: { [ANN]: "admin, 123-456,9000-9001," } },
       spec: {
@@ -39,7 +39,7 @@ describe("opaque ports", () => {
     expect(sorted(podOpaquePorts(pod, defaults))).toEqual([4, 9000, 9001, 9990]);
   });
 
-  it("W-11: absent annotation gives the defaults, an empty one gives nothing", () => {
+  it("a pod without the annotation gets the defaults, an empty annotation gives nothing", () => {
     expect(sorted(podOpaquePorts({ metadata: { name: "p" } }, defaults))).toEqual([3306]);
     expect(sorted(podOpaquePorts(null, defaults))).toEqual([3306]);
     expect(
@@ -47,7 +47,7 @@ describe("opaque ports", () => {
     ).toEqual([]);
   });
 
-  it("O-4: service names resolve to the service port; an empty item selects an unnamed port (Q19)", () => {
+  it("service names resolve to the service port; an empty item selects an unnamed port, as upstream", () => {
     const svc: Service = {
       metadata: { name: "s", annotations: { [ANN]: "db,," } },
       spec: { ports: [{ name: "db", port: 5432, targetPort: 15432 }, { port: 8080 }] },
@@ -55,7 +55,7 @@ describe("opaque ports", () => {
     expect(sorted(serviceOpaquePorts(svc, defaults))).toEqual([5432, 8080]);
   });
 
-  it("W-12: ExternalWorkload names resolve through spec.ports, empty item included (Q19)", () => {
+  it("ExternalWorkload names resolve through spec.ports; an empty item selects an unnamed port, as upstream", () => {
     const ew: ExternalWorkload = {
       metadata: { name: "e", annotations: { [ANN]: " " } },
       spec: { ports: [{ port: 4000 }, { name: "a", port: 5000 }] },

@@ -13,7 +13,10 @@ function parsePort(text: string): number | undefined {
   return n <= 65535 ? n : undefined;
 }
 
-/** `N` or `L-U` (api.md §5.1): the ports it covers, or undefined when it is not a range. */
+/**
+ * `N` or `L-U` (decimal, 0 to 65535, a leading `+` allowed, `L <= U`): the ports it covers, or
+ * undefined when it is not a range.
+ */
 export function parsePortRange(item: string): { lo: number; hi: number } | undefined {
   const parts = item.split("-");
   if (parts.length > 2) return undefined;
@@ -29,8 +32,9 @@ function items(value: string): string[] {
 }
 
 /**
- * Parses a comma list of ports and ranges, resolving names first through `names` (api.md §5.1).
- * Invalid items are logged and skipped.
+ * Parses a comma list of ports and ranges, resolving names first through `names` (a port named
+ * `123-456` wins over the range). One trailing comma is dropped and items are trimmed. Invalid
+ * items are logged and skipped; the rest still count. See README "Opaque ports".
  */
 export function parseOpaquePorts(
   value: string,
@@ -54,7 +58,7 @@ export function parseOpaquePorts(
   return ports;
 }
 
-/** `--default-opaque-ports` (W-10): numbers and ranges only; empty means no port. */
+/** `--default-opaque-ports`: numbers and ranges only; empty means no port. */
 export function parseDefaultOpaquePorts(value: string, logger?: Logger): Set<number> {
   return value.trim() === "" ? new Set() : parseOpaquePorts(value, undefined, logger);
 }
@@ -76,7 +80,10 @@ function fromAnnotation(
   return parseOpaquePorts(value, names, logger);
 }
 
-/** A pod's opaque ports (W-11): annotation if present, else the defaults. */
+/**
+ * A pod's opaque ports: the annotation if present (an empty one means none), else the defaults.
+ * Names resolve to container ports, init containers included; unnamed ports are never candidates.
+ */
 export function podOpaquePorts(
   pod: Pod | null | undefined,
   defaults: ReadonlySet<number>,
@@ -96,8 +103,9 @@ export function podOpaquePorts(
 }
 
 /**
- * An ExternalWorkload's opaque ports (W-12). Every port name is a candidate, the empty one
- * included, so an empty item selects an unnamed port (api.md Q19, reproduced).
+ * An ExternalWorkload's opaque ports, names resolving through `spec.ports`. Every port name is a
+ * candidate, the empty one included, so an empty item selects an unnamed port: upstream does
+ * this, and we reproduce it (README "Opaque ports").
  */
 export function externalWorkloadOpaquePorts(
   ew: ExternalWorkload | null | undefined,
@@ -111,8 +119,8 @@ export function externalWorkloadOpaquePorts(
 }
 
 /**
- * A Service's opaque ports (O-4): names resolve to the service `port`, not its targetPort, and
- * an empty item selects an unnamed service port (api.md Q19, reproduced).
+ * A Service's opaque ports: names resolve to the service `port`, not its targetPort, and an
+ * empty item selects an unnamed service port, as upstream (README "Opaque ports").
  */
 export function serviceOpaquePorts(
   service: Service | null | undefined,

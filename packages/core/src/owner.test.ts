@@ -21,7 +21,7 @@ function cache(objects: Record<string, PartialObjectMetadata>): OwnerMetadataLoo
 }
 const empty = cache({});
 
-describe("resolvePodOwner (§1.6)", () => {
+describe("resolvePodOwner", () => {
   it("resolves pod → ReplicaSet → Deployment through the ReplicaSet cache", () => {
     const lookup = cache({
       "ReplicaSet/shop/web-5d4f": meta("web-5d4f", [ref("Deployment", "web")]),
@@ -40,7 +40,7 @@ describe("resolvePodOwner (§1.6)", () => {
     });
   });
 
-  it("falls back to the ReplicaSet's or Job's own name when it is not cached (decision 9)", () => {
+  it("falls back to the ReplicaSet's or Job's own name when it is not cached, as upstream", () => {
     expect(resolvePodOwner(pod([ref("ReplicaSet", "web-5d4f")]), empty)).toEqual({
       kind: "replicaset",
       name: "web-5d4f",

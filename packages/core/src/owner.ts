@@ -17,9 +17,9 @@ export type OwnerMetadataLookup = (
 const VALID_RS_PARENTS = new Set(["job", "statefulset", "daemonset", "deployment"]);
 
 /**
- * The workload that owns a pod (watchers.md §1.6): pod → ReplicaSet → Deployment and
- * pod → Job → CronJob, falling back to the ReplicaSet or Job name when the parent is not
- * cached (decision 9). Never fails.
+ * The workload that owns a pod: pod → ReplicaSet → Deployment and pod → Job → CronJob, falling
+ * back to the ReplicaSet or Job name when the parent is not cached, as upstream does. Never
+ * fails. See README "Pod owners".
  */
 export function resolvePodOwner(pod: Pod, lookup: OwnerMetadataLookup): Owner {
   const refs = pod.metadata.ownerReferences ?? [];

@@ -4,7 +4,7 @@ import type { Pod } from "./objects/core.js";
 import type { ExternalWorkload, Server } from "./objects/linkerd.js";
 import type { LabelSelector } from "./objects/meta.js";
 
-// Server matching shared by both watchers (api.md §5.3, watchers.md §3.8 and §5.5).
+// Server matching shared by the endpoints and workload watchers (README "Server opacity").
 
 const compiled = new WeakMap<LabelSelector, LabelMatcher>();
 /** Servers already reported for an invalid selector: once per object, not once per address. */
@@ -25,7 +25,7 @@ export interface PodPortMatchOptions {
   /**
    * Whether a named Server port also matches a container port whose `hostPort` equals the
    * port: true when an address is built or a pod attaches, false in the Get recomputation on
-   * Server events (api.md §5.3).
+   * Server events.
    */
   readonly matchHostPort: boolean;
 }
@@ -57,7 +57,8 @@ export function serverPortMatchesPod(
 
 /**
  * Whether an opaque Server in the pod's namespace selects this pod port, computed from all
- * Servers (decision 6). Servers with invalid selectors are logged and skipped.
+ * Servers so that one Server's event never leaves a stale flag behind. Servers with invalid
+ * selectors are logged and skipped.
  */
 export function podPortOpaqueByServers(
   servers: readonly Server[],
@@ -104,7 +105,8 @@ export function serverPortMatchesExternalWorkload(
 
 /**
  * Whether an opaque Server in the EW's namespace selects this EW port. Unlike pods, an invalid
- * selector is an error for the caller (watchers.md E-16): it throws InvalidSelectorError.
+ * selector is an error for the caller, as upstream: the first Server in the namespace with one,
+ * opaque or not, throws InvalidSelectorError.
  */
 export function externalWorkloadPortOpaqueByServers(
   servers: readonly Server[],

@@ -3,14 +3,14 @@ import type { ResourceKind } from "./resource-kind.js";
 
 /**
  * What a watcher registers on a cache. Handlers run synchronously, one event at a time, in the
- * order the cache changed (watchers.md X-2); they must not throw (a throw is logged and the
- * event still reaches the other handlers).
+ * order the cache changed, so a watcher sees one object's changes in order; they must not throw
+ * (a throw is logged and the event still reaches the other handlers).
  */
 export interface CacheEventHandler<T extends KubeObject> {
   add?(obj: T): void;
-  /** Also called as `update(obj, obj)` by a periodic resync (K-9). */
+  /** Also called as `update(obj, obj)`, with the very same object, by the periodic resync. */
   update?(oldObj: T, newObj: T): void;
-  /** Always the last known object: a relist's tombstone is unwrapped before it gets here (K-7). */
+  /** Always the last known object: a relist's tombstone is unwrapped before it gets here. */
   delete?(obj: T): void;
 }
 
@@ -33,9 +33,12 @@ export interface ResourceCache<T extends KubeObject> {
   list(namespace?: string): T[];
   readonly size: number;
   stats(): CacheStats;
-  /** Registers a handler; returns the function that removes it (E-1). */
+  /** Registers a handler; returns the function that removes it (a remote cluster that goes). */
   addHandler(handler: CacheEventHandler<T>): () => void;
-  /** True once the initial list is stored and its `add` events delivered (K-8). */
+  /**
+   * True once the initial list is stored and its `add` events delivered to the handlers, since
+   * watchers build state from those adds.
+   */
   hasSynced(): boolean;
   whenSynced(): Promise<void>;
 }

@@ -14,7 +14,7 @@ const pod = (spec: Pod["spec"], status: Pod["status"]): Pod => ({
   status,
 });
 
-describe("index keys (§1.4)", () => {
+describe("index keys", () => {
   it("files a pod under each pod IP, or podIP alone when podIPs is empty", () => {
     expect(
       podIpIndex.keys(
@@ -74,7 +74,7 @@ describe("index keys (§1.4)", () => {
     expect(serviceClusterIpIndex.keys(svc({}))).toEqual([]);
   });
 
-  it("files a slice under its service-name label only (K-14)", () => {
+  it("files a slice under its service-name label only; an unlabelled slice has no key", () => {
     const slice = (labels?: Record<string, string>) => ({
       metadata: { name: "web-x", namespace: "shop", ...(labels ? { labels } : {}) },
       addressType: "IPv4",

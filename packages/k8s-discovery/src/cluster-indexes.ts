@@ -61,7 +61,7 @@ export const externalWorkloadIpIndex: IndexDefinition<ExternalWorkload> = {
   },
 };
 
-/** K-13: index reads skip pods that are terminating or finished. */
+/** Index reads skip pods that are terminating or finished: their IP may already be reused. */
 export function podIsLive(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return !pod.metadata.deletionTimestamp && phase !== "Succeeded" && phase !== "Failed";

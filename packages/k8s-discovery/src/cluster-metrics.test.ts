@@ -4,7 +4,7 @@ import { CACHE_SIZE_METRICS, clusterMetrics, registerCacheSizeMetrics } from "./
 import { MemoryCluster } from "./memory/memory-cluster.js";
 
 describe("cluster metrics", () => {
-  it("names the cache-size gauges as upstream does (§10)", () => {
+  it("names the cache-size gauges as upstream does", () => {
     expect(CACHE_SIZE_METRICS).toEqual({
       Service: "service_cache_size",
       EndpointSlice: "endpointslices_cache_size",
@@ -19,7 +19,7 @@ describe("cluster metrics", () => {
     });
   });
 
-  it("registers upstream's informer-lag histograms, unlabelled, with upstream's buckets (§10, M-1)", () => {
+  it("registers upstream's informer-lag histograms, unlabelled, with upstream's buckets", () => {
     const names: string[] = [];
     const shapes = new Set<string>();
     clusterMetrics(

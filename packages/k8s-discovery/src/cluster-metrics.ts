@@ -25,7 +25,7 @@ export interface ClusterMetrics {
   relisted(kind: ResourceKind): void;
   errored(kind: ResourceKind, reason: WatchErrorReason): void;
   eventReceived(kind: ResourceKind, type: WatchEventType): void;
-  /** Informer lag of an update event (watchers.md M-1), for the kinds in `INFORMER_LAG_METRICS`. */
+  /** Informer lag of an update event, for the kinds in `INFORMER_LAG_METRICS`. */
   observeLag(kind: ResourceKind, seconds: number): void;
 }
 
@@ -42,12 +42,12 @@ export function withDefaultMetrics(metrics: Partial<ClusterMetrics> | undefined)
   return { ...noopClusterMetrics, ...metrics };
 }
 
-/** `<kind>_cache_size` gauge names (watchers.md §10), each with a constant `cluster` label. */
+/** Upstream's `<kind>_cache_size` gauge names, each with a constant `cluster` label. */
 export const CACHE_SIZE_METRICS = Object.fromEntries(
   Object.values(RESOURCE_KINDS).map((info) => [info.kind, `${info.metricName}_cache_size`]),
 ) as Record<ResourceKind, string>;
 
-/** The informer-lag histograms of watchers.md §10; other kinds have none. */
+/** Upstream's informer-lag histograms; other kinds have none. */
 export const INFORMER_LAG_METRICS: Partial<Record<ResourceKind, string>> = {
   Endpoints: "endpoints_informer_lag_seconds",
   EndpointSlice: "endpointslices_informer_lag_seconds",
@@ -117,7 +117,7 @@ export function clusterMetrics(registry: MetricsRegistry, clusterName: string): 
 }
 
 /**
- * Registers the `<kind>_cache_size{cluster}` gauges (watchers.md K-12), computed at scrape time
+ * Registers the `<kind>_cache_size{cluster}` gauges, computed at scrape time
  * from the clusters `clusters()` returns then: the local one, and remote ones while they are
  * linked. Each cluster reports the kinds it serves (an Endpoints gauge only in Endpoints mode).
  */

@@ -13,15 +13,18 @@ import type {
 import type { ResourceCache } from "./cache.js";
 import type { ResourceKind } from "./resource-kind.js";
 
-/** Index reads of watchers.md §1.4. IPs are looked up in canonical text form. */
+/** Index reads (README "Indexes"). IPs are looked up in canonical text form. */
 export interface ClusterIndexes {
-  /** Pods on the pod network with this IP, terminating and finished pods skipped (K-13). */
+  /** Pods on the pod network with this IP, terminating and finished pods skipped. */
   podsByIp(ip: string): Pod[];
-  /** Pods exposing `hostIP:hostPort` through a container host port (K-13 applies). */
+  /** Pods exposing `hostIP:hostPort` through a container host port, skipped alike. */
   podsByHostPort(hostIp: string, port: number): Pod[];
   /** Services whose cluster IP(s) include this IP. */
   servicesByClusterIp(ip: string): Service[];
-  /** Slices labelled `kubernetes.io/service-name=<service>` in that namespace (K-14). */
+  /**
+   * Slices labelled `kubernetes.io/service-name=<service>` in that namespace; a slice tied to
+   * the Service only by an ownerReference is not one of them.
+   */
   endpointSlicesOfService(namespace: string, service: string): EndpointSlice[];
   /** ExternalWorkloads with this workload IP and port (not filtered). */
   externalWorkloadsByIpPort(ip: string, port: number): ExternalWorkload[];
@@ -30,7 +33,7 @@ export interface ClusterIndexes {
 /**
  * The cluster as every watcher sees it, whatever the backend: one cache per kind, indexes,
  * owner lookups and the synced signal. Caches of kinds the cluster does not serve (a missing
- * CRD, decision 8) stay empty and are synced.
+ * CRD, say) stay empty and are synced, so the server runs without them.
  */
 export interface Cluster {
   /** `local`, or a remote cluster's name; a label of the cache-size metrics. */
@@ -48,16 +51,16 @@ export interface Cluster {
   readonly indexes: ClusterIndexes;
   /** The kinds this cluster serves (API discovery on a real cluster; all of them otherwise). */
   readonly servedKinds: ReadonlySet<ResourceKind>;
-  /** Owner from the metadata caches only (K-16, `retry=false`). */
+  /** Owner from the metadata caches only (the endpoints watcher's lookup). */
   podOwner(pod: Pod): Owner;
   /**
-   * Owner with a fallback read from the API on a cache miss (K-16, `retry=true`, X-4). Backends
-   * without an API answer from the caches.
+   * Owner with a fallback read from the API on a cache miss (the workload watcher's lookup,
+   * awaited outside its queue). Backends without an API answer from the caches.
    */
   fetchPodOwner(pod: Pod): Promise<Owner>;
   /** Starts listing and watching. Handlers registered before this see the initial adds. */
   start(): Promise<void>;
-  /** Resolves once every cache has synced (K-8, X-1). */
+  /** Resolves once every cache has synced; the server serves nothing before. */
   whenSynced(): Promise<void>;
   hasSynced(): boolean;
   stop(): Promise<void>;

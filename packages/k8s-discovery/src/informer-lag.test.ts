@@ -6,7 +6,7 @@ import { MemoryCluster } from "./memory/memory-cluster.js";
 const at = (time: string, operation = "Update"): ManagedFieldsEntry => ({ operation, time });
 const obj = (managedFields: ManagedFieldsEntry[]) => ({ metadata: { name: "a", managedFields } });
 
-describe("informer lag (M-1)", () => {
+describe("informer lag from managedFields Update times", () => {
   it("takes the latest Update time and ignores Apply entries", () => {
     expect(
       latestUpdateTime([

@@ -6,7 +6,7 @@ import type { ResourceKind } from "./resource-kind.js";
 
 /**
  * The latest `time` among `managedFields` entries with operation `Update`, in epoch milliseconds;
- * 0 when there is none (watchers.md M-1). `Apply` entries do not count.
+ * 0 when there is none. `Apply` entries do not count.
  */
 export function latestUpdateTime(managedFields: readonly ManagedFieldsEntry[] | null | undefined) {
   let latest = 0;
@@ -19,7 +19,7 @@ export function latestUpdateTime(managedFields: readonly ManagedFieldsEntry[] | 
 }
 
 /**
- * The lag to observe for an update event, or undefined when M-1 says not to observe: the new
+ * The lag to observe for an update event, or undefined when there is none to observe: the new
  * object has no `Update` time, or it is the old object's (a resync, or a change by `Apply`).
  */
 export function informerLagSeconds(

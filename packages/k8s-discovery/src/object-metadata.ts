@@ -2,7 +2,7 @@ import type { KubeObject, PartialObjectMetadata } from "@destination/core";
 import { apiVersionOf, type ResourceKindInfo } from "./resource-kind.js";
 
 /**
- * What a metadata-only cache keeps of an object (watchers.md K-2): its metadata without
+ * What a metadata-only cache keeps of an object: its metadata without
  * `managedFields`, typed as the resource it describes rather than as `PartialObjectMetadata`,
  * whether the server sent metadata or a full object.
  */

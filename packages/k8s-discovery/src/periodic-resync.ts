@@ -1,5 +1,5 @@
 /**
- * Calls `resync` every `intervalMs` (watchers.md K-9; 0 turns it off). The timer does not keep
+ * Calls `resync` every `intervalMs` (0 turns it off). The timer does not keep
  * the process alive. Returns the function that stops it.
  */
 export function startPeriodicResync(intervalMs: number, resync: () => void): () => void {

@@ -4,9 +4,9 @@ export interface ResourceKindInfo {
   readonly group: string;
   readonly version: string;
   readonly plural: string;
-  /** Metadata-only caches keep `PartialObjectMetadata` (watchers.md K-2). */
+  /** Metadata-only caches keep `PartialObjectMetadata`: owners and labels are all that is read. */
   readonly metadataOnly: boolean;
-  /** The `<name>_cache_size` gauge name stem (watchers.md §10). */
+  /** The `<name>_cache_size` gauge name stem, as upstream names it. */
   readonly metricName: string;
 }
 

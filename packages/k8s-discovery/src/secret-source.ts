@@ -9,7 +9,7 @@ export interface SecretWatch {
 }
 
 /**
- * Secrets of one namespace, for the multicluster cluster store only (watchers.md C-1). Kept
+ * Secrets of one namespace, for the multicluster cluster store only. Kept
  * apart from the `Cluster` caches so that no watcher, metric or relist of the other kinds
  * changes: a backend that can carry Secrets implements this next to `Cluster`.
  */

@@ -92,7 +92,8 @@ export type Node = PartialObjectMetadata;
 
 /**
  * core/v1 Secret. Not cached by the local cluster; multicluster reads the link Secrets of the
- * controller namespace through `KubeCluster.watchNamespaced` (watchers.md C-1).
+ * controller namespace (those of type `mirror.linkerd.io/remote-kubeconfig`) through
+ * `KubeCluster.watchNamespaced`.
  */
 export interface Secret extends KubeObject {
   type?: string;

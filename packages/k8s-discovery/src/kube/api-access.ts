@@ -5,11 +5,11 @@ import { KubeApiError, type KubeHttpClient } from "./kube-http.js";
 /** What API discovery found: the kinds to cache, and why the missing CRDs are missing. */
 export interface ApiAccess {
   readonly servedKinds: ReadonlySet<ResourceKind>;
-  /** Upstream's error texts for CRDs that are not installed (decision 8: served without). */
+  /** Upstream's error texts for CRDs that are not installed; the server runs without them. */
   readonly missingCrds: readonly string[];
 }
 
-/** The Linkerd CRDs, each checked (watchers.md K-6, fixed to check every one). */
+/** The Linkerd CRDs, each checked (upstream stops after the first one). */
 const LINKERD_CRDS: readonly { kind: ResourceKind; missing: string }[] = [
   { kind: "ServiceProfile", missing: "ServiceProfile CRD not found" },
   { kind: "Server", missing: "server CRD (policy.linkerd.io/v1beta3) not found" },
@@ -18,11 +18,11 @@ const LINKERD_CRDS: readonly { kind: ResourceKind; missing: string }[] = [
 ];
 
 /**
- * The startup checks (watchers.md §1.2) and the kinds they leave to cache:
- * - K-4 (decision 7): with slices enabled, `discovery.k8s.io/v1` must serve `EndpointSlice`,
- *   else `EndpointSlice resource not found`; no slice needs to exist.
- * - K-5: listing pods cluster-wide must be allowed, else `not authorized to access pods`.
- * - K-6: every Linkerd CRD is looked up; a missing one is reported (decision 8), one that is
+ * The startup checks (README "Startup checks") and the kinds they leave to cache:
+ * - with slices enabled, `discovery.k8s.io/v1` must serve `EndpointSlice`, else
+ *   `EndpointSlice resource not found`; no slice needs to exist (upstream wants one);
+ * - listing pods cluster-wide must be allowed, else `not authorized to access pods`;
+ * - every Linkerd CRD is looked up; a missing one is reported and served without, one that is
  *   there but may not be listed fails startup.
  * Throws on a failed check or when discovery itself fails.
  */

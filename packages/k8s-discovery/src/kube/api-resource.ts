@@ -20,7 +20,7 @@ export function objectPath(resource: ApiResource, namespace: string, name: strin
   return `${collectionPath(resource, namespace)}/${encodeURIComponent(name)}`;
 }
 
-/** Content types of metadata-only reads (watchers.md K-2): a list, and one watched object. */
+/** Content types of metadata-only reads: a list, and one watched object. */
 export const METADATA_LIST_ACCEPT =
   "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";

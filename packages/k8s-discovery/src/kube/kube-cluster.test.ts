@@ -89,13 +89,13 @@ const requestsTo = (server: FakeApiServer, plural: string, watch: boolean) =>
     (r) => r.path.endsWith(`/${plural}`) && (r.query.get("watch") === "true") === watch,
   );
 
-describe("cluster backend: startup checks (§1.2)", () => {
-  it("fails with `EndpointSlice resource not found` when slices are enabled but not served (K-4)", async () => {
+describe("cluster backend: startup checks", () => {
+  it("fails with `EndpointSlice resource not found` when slices are enabled but not served", async () => {
     const server = await fakeServer({ served: allKinds.filter((k) => k !== "EndpointSlice") });
     await expect(cluster(server).start()).rejects.toThrow(/^EndpointSlice resource not found$/);
   });
 
-  it("does not require that any EndpointSlice exists (decision 7)", async () => {
+  it("does not require that any EndpointSlice exists, unlike upstream", async () => {
     const server = await fakeServer();
     const c = cluster(server);
     await c.start();
@@ -104,7 +104,7 @@ describe("cluster backend: startup checks (§1.2)", () => {
     expect(c.servedKinds.has("EndpointSlice")).toBe(true);
   });
 
-  it("caches only the kinds it is limited to, as a remote cluster of the cluster store (C-6)", async () => {
+  it("caches only the kinds it is limited to, as a remote cluster of the cluster store", async () => {
     const server = await fakeServer();
     const remote = cluster(server, { kinds: ["Service", "EndpointSlice", "Pod", "Server"] });
     await remote.start();
@@ -115,7 +115,7 @@ describe("cluster backend: startup checks (§1.2)", () => {
     expect(remote.externalWorkloads.hasSynced()).toBe(true);
   });
 
-  it("caches Endpoints only in Endpoints mode, and EndpointSlices only in slice mode (K-1)", async () => {
+  it("caches Endpoints only in Endpoints mode, and EndpointSlices only in slice mode", async () => {
     const server = await fakeServer({ served: allKinds.filter((k) => k !== "EndpointSlice") });
     const endpointsMode = cluster(server, { enableEndpointSlices: false });
     await endpointsMode.start();
@@ -134,14 +134,14 @@ describe("cluster backend: startup checks (§1.2)", () => {
     expect(sliceMode.endpoints.hasSynced()).toBe(true);
   });
 
-  it("fails when listing pods cluster-wide is not allowed (K-5)", async () => {
+  it("fails when listing pods cluster-wide is not allowed", async () => {
     const server = await fakeServer({ denied: ["pods"] });
     await expect(cluster(server).start()).rejects.toThrow(
       /^not authorized to access pods: RBAC: the fake says no$/,
     );
   });
 
-  it("serves without missing Linkerd CRDs, saying once which are missing (K-6, decision 8)", async () => {
+  it("serves without missing Linkerd CRDs, saying once which are missing", async () => {
     const server = await fakeServer({
       served: allKinds.filter((k) => k !== "Server" && k !== "ExternalWorkload"),
     });
@@ -159,7 +159,7 @@ describe("cluster backend: startup checks (§1.2)", () => {
     expect(requestsTo(server, "servers", false)).toHaveLength(0);
   });
 
-  it("checks access to every CRD, not only the first (K-6 fix)", async () => {
+  it("checks access to every CRD, not only the first as upstream does", async () => {
     const server = await fakeServer({ denied: ["externalworkloads.workload.linkerd.io"] });
     await expect(cluster(server).start()).rejects.toThrow(
       /^not authorized to access externalworkloads\.workload\.linkerd\.io: RBAC/,
@@ -258,7 +258,7 @@ describe("cluster backend: list and watch", () => {
     ]);
   });
 
-  it("reads Nodes, ReplicaSets and Jobs as metadata only (K-2)", async () => {
+  it("reads Nodes, ReplicaSets and Jobs as metadata only", async () => {
     const server = await fakeServer();
     server.apply(replicaSet("web-5d4f", "web"));
     const c = cluster(server);
@@ -452,7 +452,7 @@ describe("cluster backend: list and watch", () => {
     expect(server.requests.length).toBe(requests);
   });
 
-  it("re-delivers every object as update(obj, obj) on each resync (K-9), keeping identity", async () => {
+  it("re-delivers every object as update(obj, obj) on each resync, keeping identity", async () => {
     const server = await fakeServer();
     server.apply(pod("web-1", "10.0.0.1"));
     const c = cluster(server, { resyncMs: 50 });
@@ -468,7 +468,7 @@ describe("cluster backend: list and watch", () => {
     }
   });
 
-  it("M-1: an update whose Update time moved is observed once, a resync never", async () => {
+  it("observes informer lag once for an update whose Update time moved, never for a resync", async () => {
     const server = await fakeServer();
     const written = (ip: string, time: string) =>
       pod("web-1", ip, { managedFields: [{ manager: "kubelet", operation: "Update", time }] });
@@ -513,7 +513,7 @@ describe("cluster backend: list and watch", () => {
   });
 });
 
-describe("cluster backend: owners (K-16)", () => {
+describe("cluster backend: pod owners", () => {
   it("reads a ReplicaSet missing from the cache from the API when asked to retry", async () => {
     const server = await fakeServer();
     const c = cluster(server);

@@ -22,7 +22,7 @@ import { KubeHttpClient } from "./kube-http.js";
 import { noopReflectorMetrics, Reflector, type WatchStore } from "./reflector.js";
 
 export interface KubeClusterOptions extends KubeConfigSource {
-  /** `--enable-endpoint-slices`: cache EndpointSlices, else Endpoints (K-1). */
+  /** `--enable-endpoint-slices`: cache EndpointSlices, else Endpoints (never both). */
   readonly enableEndpointSlices: boolean;
   /** An already loaded config; the `KubeConfigSource` options are then ignored. */
   readonly kubeConfig?: KubeConfig;
@@ -30,7 +30,7 @@ export interface KubeClusterOptions extends KubeConfigSource {
   readonly name?: string;
   readonly logger?: Logger;
   readonly metrics?: Partial<ClusterMetrics>;
-  /** Periodic resync (K-9); 10 minutes by default, 0 turns it off. */
+  /** Periodic resync (`update(obj, obj)` for every object); 10 min by default, 0 turns it off. */
   readonly resyncMs?: number;
   /** Reconnect backoff; 250 ms doubling up to 30 s, with full jitter, by default. */
   readonly backoff?: BackoffPolicy;
@@ -40,7 +40,7 @@ export interface KubeClusterOptions extends KubeConfigSource {
   readonly pageSize?: number;
   /**
    * Cache only these kinds (the others stay empty and synced): a remote cluster of the cluster
-   * store has no ExternalWorkload, Job, Node or ServiceProfile cache (watchers.md C-6).
+   * store has no ExternalWorkload, Job, Node or ServiceProfile cache, as upstream.
    */
   readonly kinds?: Iterable<ResourceKind>;
 }
@@ -55,8 +55,8 @@ export interface KubeCluster extends Cluster, SecretSource {
   /**
    * Lists and watches one resource in one namespace into the caller's store, with the same
    * loop, backoff and relist rules as the caches of this cluster. This is where multicluster's
-   * Secret cache plugs in (watchers.md C-1: Secrets of type `mirror.linkerd.io/remote-kubeconfig`
-   * in `--controller-namespace`, read with `{group: "", version: "v1", plural: "secrets"}`);
+   * Secret cache plugs in (Secrets of type `mirror.linkerd.io/remote-kubeconfig` in
+   * `--controller-namespace`, read with `{group: "", version: "v1", plural: "secrets"}`);
    * a remote cluster is then `createKubeCluster({ kubeconfigYaml, name })`.
    */
   watchNamespaced<T extends KubeObject>(
@@ -67,7 +67,7 @@ export interface KubeCluster extends Cluster, SecretSource {
 }
 
 /**
- * The cluster backend: caches of watchers.md §1.1 filled by list/watch loops against an API
+ * The cluster backend: the caches (README "Caches") filled by list/watch loops against an API
  * server. The config is loaded here (throws on a bad kubeconfig); `start()` runs the startup
  * checks (throws on a fatal one) and starts the loops; `whenSynced()` resolves once every cache
  * holds its initial list.
@@ -140,7 +140,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     for (const kind of Object.keys(RESOURCE_KINDS) as ResourceKind[]) {
       const cache = this.memory.cache(kind);
       if (!this.#servedKinds.has(kind)) {
-        cache.markSynced(); // stays empty (K-1, decision 8)
+        cache.markSynced(); // not served (other mode, missing CRD, remote cluster): stays empty
         continue;
       }
       const reflector = new Reflector<KubeObject>({
@@ -174,7 +174,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     return resolvePodOwner(pod, this.#cachedParent(pod));
   }
 
-  /** K-16 with `retry=true`: a parent missing from its cache is read from the API. */
+  /** As `podOwner`, but a parent missing from its cache is read from the API. */
   async fetchPodOwner(pod: Pod): Promise<Owner> {
     const refs = pod.metadata.ownerReferences ?? [];
     const parent = refs.length === 1 ? refs[0] : undefined;
@@ -240,7 +240,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     return kind === "Job" ? this.jobs : this.replicaSets;
   }
 
-  /** Cache reads for owner resolution; a miss is worth a warning (K-16). */
+  /** Cache reads for owner resolution; a miss of a served kind is worth a warning. */
   #cachedParent(pod: Pod): OwnerMetadataLookup {
     return (kind, namespace, name) => {
       const found = this.#parentCache(kind).get(namespace, name);

@@ -20,7 +20,7 @@ import { WatchPosition } from "./watch-position.js";
 export interface WatchStore<T extends KubeObject> {
   apply(obj: T): void;
   remove(namespace: string | undefined, name: string): unknown;
-  /** A full list: the first one syncs the store, later ones reconcile it (K-10). */
+  /** A full list: the first one syncs the store, later ones reconcile it (a relist). */
   replace(objects: readonly T[]): void;
 }
 
@@ -44,7 +44,7 @@ export interface ReflectorOptions<T extends KubeObject> {
   readonly resource: ApiResource;
   /** Watch one namespace; all of them when undefined. */
   readonly namespace?: string;
-  /** Keep only metadata, asking the server for `PartialObjectMetadata` (K-2). */
+  /** Keep only metadata, asking the server for `PartialObjectMetadata`. */
   readonly metadataOnly: boolean;
   readonly store: WatchStore<T>;
   readonly logger: Logger;

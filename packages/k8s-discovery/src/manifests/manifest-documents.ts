@@ -172,7 +172,7 @@ const CLUSTER_SCOPED: ReadonlySet<ResourceKind> = new Set(["Node"]);
 /**
  * What an API server would store for the object, as far as the destination service can tell:
  * namespaced objects without a namespace land in `default` (kubectl's default), cluster-scoped
- * ones lose theirs, metadata-only kinds keep only metadata (K-2), and host-network pods get
+ * ones lose theirs, metadata-only kinds keep only metadata, and host-network pods get
  * `hostPort = containerPort` where unset (API defaulting the host-port index relies on).
  */
 function normaliseObject(kind: ResourceKind, obj: KubeObject): KubeObject {

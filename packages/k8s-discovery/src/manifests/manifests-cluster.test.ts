@@ -330,7 +330,7 @@ describe("manifests backend: following edits", () => {
     expect(Date.now() - deleting).toBeLessThan(1000);
   });
 
-  it("M-1: an edit that moves the Update time is observed once in its kind's lag histogram; resyncs add nothing", async () => {
+  it("observes an edit that moves the Update time once in its kind's lag histogram; resyncs add nothing", async () => {
     const dir = await tempDir();
     const written = (ip: string, time: string) =>
       `apiVersion: v1

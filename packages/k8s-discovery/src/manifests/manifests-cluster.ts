@@ -29,7 +29,7 @@ export interface ManifestsClusterOptions {
   readonly watch?: boolean;
   /** Also re-read the folder this often; 0 (default) re-reads on file events only. */
   readonly pollMs?: number;
-  /** Periodic resync (watchers.md K-9); 10 minutes by default, 0 turns it off. */
+  /** Periodic resync (`update(obj, obj)` for every object); 10 min by default, 0 turns it off. */
   readonly resyncMs?: number;
   /** Only informer lag applies to files (objects with `managedFields` times). */
   readonly metrics?: Partial<ClusterMetrics>;
@@ -47,7 +47,7 @@ export interface ManifestsCluster extends Cluster {
 /**
  * The manifests backend (the embedded default): every object in the folder's manifests, with the
  * add / update / delete events a cluster would emit as files are added, edited and deleted.
- * Semantics in the package README, "Manifests backend".
+ * See README "Manifests backend".
  */
 export function createManifestsCluster(options: ManifestsClusterOptions): ManifestsCluster {
   return new ManifestsBackend(options);
@@ -291,7 +291,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
         byKind.set(def.kind, objects);
         this.#published.set(def.key, { content: def.content, kind: def.kind, obj: def.object });
       }
-      // Every cache is replaced, empty or not, so every cache is synced (K-8).
+      // Every cache is replaced, empty or not, so every cache is synced.
       for (const kind of APPLY_ORDER) {
         this.memory.replace(kind, byKind.get(kind) ?? []);
       }

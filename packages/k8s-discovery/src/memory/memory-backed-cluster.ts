@@ -6,7 +6,7 @@ import type { MemoryCluster } from "./memory-cluster.js";
 /**
  * What the cluster and manifests backends share: their caches and indexes are those of a
  * MemoryCluster the backend fills (from list/watch or from files), with informer lag observed on
- * them once per event (M-1) and the synced signal read from it.
+ * them once per event (README "Metrics") and the synced signal read from it.
  */
 export abstract class MemoryBackedCluster {
   readonly name: string;

@@ -18,7 +18,7 @@ export interface IndexDefinition<T> {
 
 /**
  * The store behind every backend: objects by key, secondary indexes, and synchronous event
- * delivery in mutation order (watchers.md X-2). Backends feed it with `apply`, `remove` and
+ * delivery in mutation order. Backends feed it with `apply`, `remove` and
  * `replace`; watchers only see the read-only `ResourceCache` side. It is where objects of every
  * backend enter, so it is where they are validated: an object the watchers could not read is
  * never stored (see `object-validation.ts`).
@@ -142,7 +142,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   }
 
   /**
-   * Reconciles the store with a full list (K-10): new keys are added, keys whose
+   * Reconciles the store with a full list (a relist): new keys are added, keys whose
    * resourceVersion changed are updated, vanished keys are deleted, unchanged keys emit
    * nothing; invalid objects are skipped as in `apply`. The first call is the initial list; the
    * cache is synced once its events are out.
@@ -174,14 +174,14 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     this.markSynced();
   }
 
-  /** Marks the initial list as delivered (K-8). */
+  /** Marks the initial list as delivered to the handlers. */
   markSynced(): void {
     if (this.#synced) return;
     this.#synced = true;
     for (const resolve of this.#syncWaiters.splice(0)) resolve();
   }
 
-  /** The periodic resync (K-9): `update(obj, obj)` for every object, identity kept. */
+  /** The periodic resync: `update(obj, obj)` for every object, identity kept. */
   resync(): void {
     for (const obj of [...this.#objects.values()]) {
       this.#emit("update", (h) => h.update?.(obj, obj));
@@ -224,7 +224,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     }
   }
 
-  /** A malformed object (a string where a list belongs, say) is stored but not indexed (X-8). */
+  /** A malformed object (a string where a list belongs, say) is stored but not indexed. */
   #indexKeys(def: IndexDefinition<T>, obj: T): readonly string[] {
     try {
       return def.keys(obj);

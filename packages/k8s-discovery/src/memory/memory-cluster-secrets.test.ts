@@ -11,7 +11,7 @@ const secret = (name: string, namespace: string): Secret => ({
   data: { kubeconfig: "e30=" },
 });
 
-describe("MemoryCluster Secrets (watchers.md C-1)", () => {
+describe("MemoryCluster Secrets, for the multicluster cluster store", () => {
   it("replays a namespace's Secrets, then streams its applies and deletes, and stops", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(secret("early", "linkerd"));

@@ -35,7 +35,7 @@ describe("MemoryCluster", () => {
     expect(second?.metadata.uid).toEqual(first?.metadata.uid);
   });
 
-  it("indexes pods by IP and skips terminating and finished pods (K-13)", () => {
+  it("indexes pods by IP and skips terminating and finished pods", () => {
     const cluster = new MemoryCluster();
     cluster.apply(pod("a", "10.0.0.1"));
     cluster.apply(pod("b", "10.0.0.2", { status: { phase: "Succeeded", podIP: "10.0.0.2" } }));

@@ -160,7 +160,7 @@ export class MemoryCluster implements Cluster, SecretSource {
     };
   }
 
-  /** Replaces every object of a kind with a full list, as a relist does (K-10). */
+  /** Replaces every object of a kind with a full list, as a relist does. */
   replace(kind: ResourceKind, objects: readonly KubeObject[]): void {
     const cache = this.cache(kind);
     // Versions from a server are compared as they are: content equality would hide an object
@@ -177,7 +177,7 @@ export class MemoryCluster implements Cluster, SecretSource {
     cache.replace(stamped);
   }
 
-  /** The periodic resync of every cache (K-9). */
+  /** The periodic resync of every cache: `update(obj, obj)` for every object. */
   resync(): void {
     for (const cache of Object.values(this.#caches)) cache.resync();
   }

@@ -26,8 +26,8 @@ export interface BackendHarness {
   delete(kind: ResourceKind, namespace: string | undefined, name: string): Promise<void>;
   /**
    * Runs `change` (calls to `apply` and `delete`) while the backend cannot follow changes one by
-   * one, then lets it catch up through a full list, as after a watch expired with `410 Gone`
-   * (K-10). Resolves once the backend can see the changes.
+   * one, then lets it catch up through a full list, as after a watch expired with `410 Gone`.
+   * Resolves once the backend can see the changes.
    */
   whileDisconnected(change: () => Promise<void>): Promise<void>;
   /** Stops the cluster and cleans up. */
@@ -232,9 +232,9 @@ function pod(name: string, ip: string, extra: { labels?: Record<string, string> 
 }
 
 /**
- * The behaviour every backend must show (watchers.md §1.3, §1.4): the initial list as adds
- * before synced, add / update / delete as objects change, relist reconciliation, indexes kept
- * in step, owner lookups, handler removal.
+ * The behaviour every backend must show (README "The contract every backend keeps" and
+ * "Indexes"): the initial list as adds before synced, add / update / delete as objects change,
+ * relist reconciliation, indexes kept in step, owner lookups, handler removal.
  */
 export function describeBackendSuite(
   name: string,
@@ -269,7 +269,7 @@ export function describeBackendSuite(
   }
 
   describe(`${name} backend`, () => {
-    it("delivers every initial object as an add before it reports synced (K-8)", async () => {
+    it("delivers every initial object as an add before it reports synced", async () => {
       const harness = await makeHarness(backendSuiteFixture());
       try {
         const recorder = new EventRecorder();
@@ -323,7 +323,7 @@ export function describeBackendSuite(
         expect(cluster.pods.get(NS, "web-1")?.metadata.labels?.version).toBe("v2");
       }));
 
-    it("emits a delete carrying the last known object (K-7)", () =>
+    it("emits a delete carrying the last known object", () =>
       withBackend(async ({ harness, recorder, cluster }) => {
         const from = recorder.events.length;
         await harness.delete("Server", NS, "web-http");
@@ -337,7 +337,7 @@ export function describeBackendSuite(
         expect(cluster.servers.get(NS, "web-http")).toBeUndefined();
       }));
 
-    it("reconciles a relist: what changed while disconnected, and nothing else (K-10)", () =>
+    it("reconciles a relist: what changed while disconnected, and nothing else", () =>
       withBackend(async ({ harness, recorder, cluster }) => {
         const from = recorder.events.length;
         await harness.whileDisconnected(async () => {
@@ -369,7 +369,7 @@ export function describeBackendSuite(
         });
       }));
 
-    it("keeps the indexes in step with the caches (§1.4)", () =>
+    it("keeps the indexes in step with the caches", () =>
       withBackend(async ({ harness, cluster }) => {
         const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
         expect(names(cluster.indexes.podsByIp("10.0.0.1"))).toEqual(["web-1"]);
@@ -399,7 +399,7 @@ export function describeBackendSuite(
         });
       }));
 
-    it("resolves pod owners through the metadata caches (§1.6)", () =>
+    it("resolves pod owners through the metadata caches", () =>
       withBackend(async ({ harness, cluster }) => {
         const web1 = cluster.pods.get(NS, "web-1") as Pod;
         expect(cluster.podOwner(web1)).toEqual({ kind: "deployment", name: "web" });
@@ -418,7 +418,7 @@ export function describeBackendSuite(
         expect(cluster.podOwner(stored)).toEqual({ kind: "cronjob", name: "report" });
       }));
 
-    it("stops delivering to a handler once it is removed (E-1)", () =>
+    it("stops delivering to a handler once it is removed", () =>
       withBackend(async ({ harness, recorder, cluster }) => {
         const removed = new EventRecorder();
         const detach = removed.attach(cluster);
