@@ -1,7 +1,7 @@
 import { joinHostPort, splitHostPort } from "./host-port.js";
 
 /**
- * A traffic-split authority as the proxy needs it (api.md §4.3): kept as written when it already
+ * A traffic-split authority as the proxy needs it: kept as written when it already
  * splits into host and port (the port text itself is not checked, so `foo:bar` stays), otherwise
  * completed with the requested port (an IPv6-looking host bracketed).
  */

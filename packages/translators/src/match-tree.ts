@@ -1,6 +1,7 @@
 import { TranslationError } from "./translation-error.js";
 
-// What request and response conditions share (api.md §4.3): `all` and `any` lists of conditions
+// What request and response conditions share (README "Request and response conditions"): `all`
+// and `any` lists of conditions
 // of the same kind, checked and built first and in that order, and several set fields joined
 // into an `all`. Each condition keeps its other fields, and their order, to itself.
 

@@ -54,7 +54,7 @@ function build(m: RequestMatchSpec): RequestMatch {
 }
 
 /**
- * A route condition as the proxy matches it (api.md §4.3): one field becomes that match,
+ * A route condition as the proxy matches it: one field becomes that match,
  * several become an `all` in the order all, any, method, not, path.
  * @throws TranslationError for an absent or invalid condition (the whole profile fails)
  */

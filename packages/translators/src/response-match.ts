@@ -68,7 +68,7 @@ function build(m: ResponseMatchSpec): ResponseMatch {
 }
 
 /**
- * A response-class condition (api.md §4.3): fields in the order all, any, status, not; several
+ * A response-class condition: fields in the order all, any, status, not; several
  * become an `all`.
  * @throws TranslationError for an absent or invalid condition (the whole profile fails)
  */

@@ -15,7 +15,7 @@ export interface EncodedAddress {
 }
 
 /**
- * `ip:port` as the proxy reads it (api.md §1.1). An FQDN endpoint or any other text that is not
+ * `ip:port` as the proxy reads it. An FQDN endpoint or any other text that is not
  * an IP literal cannot be encoded.
  * @throws TranslationError
  */
