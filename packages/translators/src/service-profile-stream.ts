@@ -42,8 +42,8 @@ export interface ServiceProfileStream {
 
 /**
  * Wires the service-profile pipeline for one stream: fallback (with a token namespace) → default
- * profile → dedup → opaque-ports merge → translation → sink. See README "The service-profile
- * pipeline".
+ * profile → dedup → opaque-ports merge → translation → sink.
+ * See README "The service-profile pipeline".
  */
 export function createServiceProfileStream(
   options: ServiceProfileStreamOptions,

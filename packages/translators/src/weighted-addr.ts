@@ -95,8 +95,7 @@ export function podWeightedAddr(
 
 /**
  * An ExternalWorkload-backed endpoint (README "ExternalWorkload endpoints", labels up to `zone`).
- * It is always treated
- * as meshed, with a SPIFFE identity; `enable-h2-upgrade` does not apply.
+ * It is always treated as meshed, with a SPIFFE identity; `enable-h2-upgrade` does not apply.
  */
 export function externalWorkloadWeightedAddr(
   addr: TcpAddress,
@@ -133,9 +132,9 @@ export function externalWorkloadWeightedAddr(
 }
 
 /**
- * A Get endpoint with neither pod nor workload: a mirrored gateway or a slice
- * endpoint without `targetRef`. A gateway identity makes it meshed; the gateway terminates TLS
- * for many names, so no `server_name` is sent.
+ * A Get endpoint with neither pod nor workload: a mirrored gateway or a slice endpoint without
+ * `targetRef`. A gateway identity makes it meshed; the gateway terminates TLS for many names, so
+ * no `server_name` is sent. See README "Endpoints without a workload".
  */
 export function podlessWeightedAddr(
   addr: TcpAddress,
