@@ -87,7 +87,7 @@ describe("ipAddressFromString", () => {
   });
 });
 
-describe("encoding of set-but-zero oneof members (api.md §1)", () => {
+describe("an address oneof member that is set but zero or empty is still encoded", () => {
   it("0.0.0.0 still encodes field 1 (fixed32 zero)", () => {
     // tag = (1 << 3) | wire type 5 (32-bit) = 0x0d, then four zero bytes.
     expect(toBinary(IPAddressSchema, ipAddressFromString("0.0.0.0"))).toEqual(
@@ -119,9 +119,9 @@ describe("ipAddressToString", () => {
     ["0:0:0:0:0:0:0:1", "::1"],
     ["::ffff:102:304", "::ffff:1.2.3.4"],
     ["ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"],
-    // RFC 5952 §4.2.2: a single zero group is not compressed.
+    // RFC 5952, section 4.2.2: a single zero group is not compressed.
     ["2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"],
-    // §4.2.3: the longest run wins, and the first one on a tie.
+    // RFC 5952, section 4.2.3: the longest run wins, and the first one on a tie.
     ["2001:0:0:1:0:0:0:1", "2001:0:0:1::1"],
     ["2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"],
     // IPv4-compatible (deprecated) is plain hex; only IPv4-mapped keeps the dotted tail.

@@ -1,4 +1,4 @@
-// Text <-> proto conversion for io.linkerd.proxy.net addresses (api.md §1.1).
+// Text <-> proto conversion for io.linkerd.proxy.net addresses. See README "Address encoding".
 //
 // API choice: the parsers THROW `InvalidAddressError` on anything that is not an IP literal
 // (an FQDN, a malformed literal, a bad port). Callers that must skip such endpoints catch it
@@ -172,12 +172,12 @@ export function ipBytesToString(bytes: Uint8Array): string {
   const words: number[] = [];
   for (let i = 0; i < 16; i += 2) words.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
 
-  // RFC 5952 §5: IPv4-mapped addresses keep the dotted tail.
+  // RFC 5952, section 5: IPv4-mapped addresses keep the dotted tail.
   if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
     return `::ffff:${Array.from(bytes.subarray(12)).join(".")}`;
   }
 
-  // RFC 5952 §4.2: compress the longest run of 2+ zero groups, the first one on a tie.
+  // RFC 5952, section 4.2: compress the longest run of 2+ zero groups, the first one on a tie.
   let bestStart = -1;
   let bestLen = 1;
   for (let i = 0; i < 8; ) {

@@ -23,7 +23,7 @@ describe("duration helpers", () => {
     expect(() => toBinary(DurationSchema, d)).not.toThrow();
   });
 
-  it("truncates toward zero from nanoseconds, remainder keeps the sign (api.md §4.3)", () => {
+  it("truncates toward zero from nanoseconds, remainder keeps the sign", () => {
     expect(durationFromNanos(200_000_000n)).toMatchObject({ seconds: 0n, nanos: 200_000_000 });
     expect(durationFromNanos(-1_500_000_000n)).toMatchObject({ seconds: -1n, nanos: -500_000_000 });
     expect(durationFromNanos(5_400_000_000_000n)).toMatchObject({ seconds: 5400n, nanos: 0 });

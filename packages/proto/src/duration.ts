@@ -7,7 +7,8 @@ const NANOS_PER_SECOND = 1_000_000_000n;
 
 /**
  * Nanoseconds → Duration: `seconds` is truncated toward zero and `nanos` keeps the remainder
- * with the same sign (the rule of api.md §4.3, e.g. 200ms → {seconds: 0, nanos: 200000000}).
+ * with the same sign, as google.protobuf.Duration requires (e.g. 200ms → {seconds: 0,
+ * nanos: 200000000}). See README "Durations".
  */
 export function durationFromNanos(nanos: bigint): Duration {
   return create(DurationSchema, {

@@ -1,5 +1,5 @@
 // Every field of the two streamed messages survives binary and proto-JSON round trips, and the
-// presence rules of api.md §1 hold on the wire.
+// presence rules hold on the wire (see README "Presence on the wire").
 
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import {
@@ -340,7 +340,7 @@ describe("DestinationProfile round trips", () => {
   });
 });
 
-describe("wire presence (api.md §1)", () => {
+describe("wire presence: set-but-empty values are kept, empty lists and maps are not", () => {
   it("WeightedAddr.weight is field 3", () => {
     // tag (3 << 3) | 0 = 0x18, varint 10000 = 0x90 0x4e.
     expect(toBinary(WeightedAddrSchema, create(WeightedAddrSchema, { weight: 10000 }))).toEqual(

@@ -16,8 +16,8 @@ function sameVersion(a: ServiceProfile, b: ServiceProfile): boolean {
 }
 
 /**
- * Drops a profile that repeats the one forwarded last (api.md §4.2 step 3), including a repeated
- * default profile.
+ * Drops a profile that repeats the one forwarded last, including a repeated default profile, so
+ * that informer resyncs send nothing. See README "The service-profile pipeline".
  */
 export class DedupProfileListener implements ProfileListener {
   #last: ServiceProfile | null | undefined;

@@ -1,7 +1,7 @@
 import type { ProfileListener, ServiceProfile } from "@destination/core";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 
-/** Turns "no ServiceProfile" into the default profile (api.md §4.2 step 2). */
+/** Turns "no ServiceProfile" into the default profile: a stream always has a profile to send. */
 export class DefaultProfileListener implements ProfileListener {
   constructor(private readonly next: ProfileListener) {}
 

@@ -23,7 +23,7 @@ import { TranslationError } from "./translation-error.js";
 
 /** The service a GetProfile stream asked about. */
 export interface ProfileTarget {
-  /** `<svc>.<ns>.svc.<cluster domain>`, without a port (api.md §4.1). */
+  /** `<svc>.<ns>.svc.<cluster domain>`, without a port. */
   readonly fqn: string;
   readonly service: { readonly namespace: string; readonly name: string };
   /** The port the client asked for. */
@@ -39,7 +39,7 @@ function toRoute(route: RouteSpec, profile: ServiceProfile, logger: Logger): Rou
   const name = stringField(route.name, "route name");
   const condition = toRequestMatch(route.condition);
   const responseClasses = listField(route.responseClasses, "responseClasses").map((rc) => {
-    // Upstream crashes on a null entry (Q15): here the profile is invalid instead.
+    // Upstream crashes on a null entry; here the profile is invalid instead.
     if (rc == null) throw new TranslationError(`route "${name}" has a null response class`);
     return create(ResponseClassSchema, {
       condition: toResponseMatch(rc.condition),
@@ -90,10 +90,10 @@ function toRetryBudget(spec: NonNullable<ServiceProfile["spec"]>["retryBudget"])
 }
 
 /**
- * ServiceProfile → DestinationProfile (api.md §4.3). `opaquePorts` is the Service's current set
- * (annotation or defaults), which replaces whatever the CRD says; undefined while the set is not
- * known yet. The default profile goes through the same code, which is why it carries a
- * `profile_ref` holding only the group (Q5, reproduced).
+ * ServiceProfile → DestinationProfile (see README "Service profiles"). `opaquePorts` is the
+ * Service's current set (annotation or defaults), which replaces whatever the CRD says; undefined
+ * while the set is not known yet. The default profile goes through the same code, which is why it
+ * carries a `profile_ref` holding only the group, as upstream's does.
  * @throws TranslationError (or any error from a malformed object): the profile is not sent
  */
 export function toDestinationProfile(
@@ -104,7 +104,7 @@ export function toDestinationProfile(
 ): DestinationProfile {
   const spec = profile.spec ?? {};
   const routes = listField(spec.routes, "routes").map((route, i) => {
-    // Upstream crashes on a null route (Q15): here the profile is invalid instead.
+    // Upstream crashes on a null route; here the profile is invalid instead.
     if (route == null) throw new TranslationError(`routes[${i}] is null`);
     return toRoute(route, profile, logger);
   });
@@ -132,7 +132,8 @@ export function toDestinationProfile(
         case: "resource",
         value: create(ResourceSchema, {
           group: "linkerd.io",
-          // Q6: upstream copies the object's kind, which Go informers may leave empty.
+          // Upstream copies the object's kind, which Go informers may leave empty; a real
+          // profile always says ServiceProfile here.
           kind: isDefault ? "" : "ServiceProfile",
           name: profile.metadata.name,
           namespace: profile.metadata.namespace ?? "",

@@ -8,13 +8,13 @@ import { TranslationError } from "./translation-error.js";
 type DstOverrideSpecs = NonNullable<ServiceProfile["spec"]>["dstOverrides"];
 
 /**
- * Traffic-split backends (api.md §4.3): authorities completed with the requested port, weights
- * in decimilli. `backend_ref` is never set.
+ * Traffic-split backends (README "Traffic splits"): authorities completed with the requested
+ * port, weights in decimilli. `backend_ref` is never set.
  * @throws TranslationError for a null entry or a weight that is not a quantity
  */
 export function toDstOverrides(overrides: DstOverrideSpecs, port: number): WeightedDst[] {
   return listField(overrides, "dstOverrides").map((dst, i) => {
-    // Upstream crashes on a null entry; like Q15, it fails the profile here.
+    // Upstream crashes on a null entry; here, as for a null route, it fails the profile.
     if (dst == null) throw new TranslationError(`dstOverrides[${i}] is null`);
     const authority = completeAuthority(stringField(dst.authority, "dstOverrides.authority"), port);
     let weight = 0;

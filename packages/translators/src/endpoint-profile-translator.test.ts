@@ -24,7 +24,7 @@ function translator(accept = true) {
 }
 
 describe("EndpointProfileTranslator", () => {
-  it("marks an unmeshed pod on a default opaque port opaque, without a hint (api.md §4.5)", () => {
+  it("marks an unmeshed pod on a default opaque port opaque, without a hint", () => {
     const { t, json } = translator();
     t.update(podAddress("10.0.0.1", 3306, unmeshedPod("db-0")));
     expect(json()).toEqual([
@@ -78,7 +78,7 @@ describe("EndpointProfileTranslator", () => {
     expect(json()[0]).toMatchObject({ opaqueProtocol: true });
   });
 
-  it("Q10: keeps an ExternalWorkload owner kind as the watcher gives it, and adds the namespace", () => {
+  it("keeps an ExternalWorkload owner kind as the watcher gives it, and adds the namespace", () => {
     const { t, json } = translator();
     t.update(
       newAddress({

@@ -24,12 +24,12 @@ import {
 } from "./weighted-addr.js";
 
 /**
- * One GetProfile stream on an `ip:port` (api.md §4.5): every address the workload watcher reports
- * becomes a `DestinationProfile` carrying the endpoint itself, sent only when it differs from
- * the last one that was sent.
+ * One GetProfile stream on an `ip:port` (README "Endpoint profiles"): every address the workload
+ * watcher reports becomes a `DestinationProfile` carrying the endpoint itself, sent only when it
+ * differs from the last one that was sent.
  *
- * Q11 (reproduced, upstream of here): a running pod's label and annotation edits never reach
- * this translator, because the workload watcher ignores events of a pod that stays Running.
+ * As upstream, a running pod's label and annotation edits never reach this translator, because
+ * the workload watcher ignores events of a pod that stays Running.
  */
 export class EndpointProfileTranslator implements WorkloadListener {
   #lastSent: DestinationProfile | undefined;

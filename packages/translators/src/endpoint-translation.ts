@@ -53,7 +53,7 @@ export class EndpointTranslation {
 
 /**
  * Address sets → `Update` messages for callers in one zone (zone is the only per-caller input of
- * Get translation, api.md §3.5.5). Results are memoized by the identity of the `AddressSet`: the
+ * Get translation). Results are memoized by the identity of the `AddressSet`: the
  * endpoints watcher hands the same frozen snapshot to every stream of a filter group, so 10k
  * streams cost one translation and receive the same `Update` object, which the server can then
  * encode once. Returned messages are shared: never mutate them.
@@ -71,8 +71,8 @@ export class ZonedEndpointTranslation {
   ) {}
 
   /**
-   * `Update{add}` for the set's addresses, with the set's labels (api.md §3.4–§3.6), or
-   * undefined when no address could be translated (an empty add is not sent, Q4).
+   * `Update{add}` for the set's addresses, with the set's labels, or undefined when no address
+   * could be translated (unlike upstream, an empty add is not sent).
    */
   addUpdate(set: AddressSet): Update | undefined {
     let update = this.#adds.get(set);
@@ -159,7 +159,8 @@ export class ZonedEndpointTranslation {
     } else {
       wa = podlessWeightedAddr(addr, address, config);
     }
-    // A zone field that is present but empty still counts as "has a zone" (§3.5.5).
+    // A zone field that is present but empty still counts as "has a zone".
+    // See README "Zone locality and weight".
     if (this.zone !== "" && address.zone !== null) {
       if (address.zone === this.zone) {
         wa.metricLabels.zone_locality = "local";

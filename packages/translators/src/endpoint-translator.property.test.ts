@@ -86,8 +86,9 @@ function setOf(entries: [number, Address][]): AddressSet {
 }
 
 /**
- * A stand-in for the endpoints watcher's diffing (api.md §3.4, with the Q3 fix): adds (new or
- * changed addresses) first, then removes (gone addresses, and the old ip:port of a moved one).
+ * A stand-in for the endpoints watcher's diffing, including our fix for an address whose IP or
+ * port changed: adds (new or changed addresses) first, then removes (gone addresses, and the old
+ * ip:port of a moved one).
  */
 function* publishDiffs(specs: EndpointSpec[][]): Generator<["add" | "remove", AddressSet]> {
   let previous = new Map<number, [EndpointSpec, Address]>();

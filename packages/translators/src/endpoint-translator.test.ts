@@ -41,7 +41,7 @@ function translate(
 }
 
 describe("EndpointTranslator add", () => {
-  it("translates a meshed pod: identity, h2 hint and the pod labels of api.md §3.5.2", () => {
+  it("translates a meshed pod: identity, h2 hint and the pod metric labels", () => {
     const { json } = translate([podAddress("1.1.1.1", 1, meshedPod("pod1"))]);
     expect(json).toEqual([
       {
@@ -310,7 +310,7 @@ describe("EndpointTranslator add", () => {
     expect((json[0] as { add: { addrs: unknown[] } }).add.addrs).toHaveLength(1);
   });
 
-  it("Q4: sends nothing when every address of an add fails translation", () => {
+  it("sends nothing when every address of an add fails translation", () => {
     const { sent, logger } = translate([
       newAddress({ ip: "web.example.com", port: 80 }),
       podAddress("10.0.0.1", 80, meshedPod("x", { env: [] })),
@@ -319,7 +319,7 @@ describe("EndpointTranslator add", () => {
     expect(logger.entries.filter((e) => e.level === "error")).toHaveLength(2);
   });
 
-  it("translates an ExternalWorkload address (api.md §3.5.3)", () => {
+  it("translates an ExternalWorkload address", () => {
     const ew = {
       metadata: { name: "ew-1", namespace: "ns" },
       spec: {
@@ -402,7 +402,7 @@ describe("EndpointTranslator add", () => {
     });
   });
 
-  it("translates a mirrored gateway endpoint: identity without server_name, authority override (api.md §3.8.1)", () => {
+  it("translates a mirrored gateway endpoint: identity without server_name, authority override", () => {
     const { json } = translate([
       newAddress({
         ip: "172.17.0.12",
@@ -541,7 +541,7 @@ describe("EndpointTranslator remove", () => {
     ]);
   });
 
-  it("Q4: sends nothing when no address of a remove can be encoded", () => {
+  it("sends nothing when no address of a remove can be encoded", () => {
     const sink = collectingSink<Update>();
     const translator = new EndpointTranslator(new EndpointTranslation(config).forZone(""), sink);
     translator.remove(addressSet([newAddress({ ip: "db.example.com", port: 1 })]));
@@ -549,8 +549,8 @@ describe("EndpointTranslator remove", () => {
   });
 });
 
-describe("EndpointTranslator and the endpoints watcher's Q3 fix", () => {
-  it("Q3: translates an add of the new ip:port then a remove of the old one, in that order", () => {
+describe("EndpointTranslator when an address moves to a new IP or port", () => {
+  it("translates an add of the new ip:port then a remove of the old one, in that order", () => {
     const sink = collectingSink<Update>();
     const translator = new EndpointTranslator(new EndpointTranslation(config).forZone(""), sink);
     const before = podAddress("10.0.0.1", 8080, unmeshedPod("web-1"));

@@ -6,8 +6,8 @@ interface Reported {
 
 /**
  * Chooses between the client-namespace ServiceProfile (primary) and the service-namespace one
- * (backup), api.md §4.2 step 1. Nothing is published until both have reported once; after that
- * every report publishes the primary, or the backup while the primary is absent.
+ * (backup). Nothing is published until both have reported once; after that every report
+ * publishes the primary, or the backup while the primary is absent.
  */
 export class FallbackProfileListener {
   /** Subscribe to the ServiceProfile `<fqn>` in the client's namespace. */

@@ -1,5 +1,5 @@
-// Go's time.ParseDuration, which ServiceProfile `timeout` and `retryBudget.ttl` (api.md §4.3)
-// and the server's duration flags are read with. Written from the grammar and its limits.
+// Go's time.ParseDuration, which ServiceProfile `timeout` and `retryBudget.ttl` and the server's
+// duration flags are read with. Written from the grammar and its limits; see README "Durations".
 
 const NANOS_PER_UNIT: ReadonlyMap<string, bigint> = new Map([
   ["ns", 1n],

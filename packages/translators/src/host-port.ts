@@ -1,5 +1,6 @@
-// Go's `net.SplitHostPort` and `net.JoinHostPort`: authorities (api.md §2.3, §4.3) and listen
-// addresses follow Go's rules exactly, so both the translators and the server use these.
+// Go's `net.SplitHostPort` and `net.JoinHostPort`: request authorities, traffic-split
+// authorities and listen addresses follow Go's rules exactly, so both the translators and the
+// server use these. See README "Host and port".
 
 /** The two halves of a `host:port`; the port is text, unchecked. */
 export interface HostPort {

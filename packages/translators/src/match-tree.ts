@@ -1,8 +1,9 @@
 import { TranslationError } from "./translation-error.js";
 
-// What request and response conditions share (api.md §4.3): `all` and `any` lists of conditions
-// of the same kind, checked and built first and in that order, and several set fields joined
-// into an `all`. Each condition keeps its other fields, and their order, to itself.
+// What request and response conditions share: `all` and `any` lists of conditions of the same
+// kind, checked and built first and in that order, and several set fields joined into an `all`.
+// Each condition keeps its other fields, and their order, to itself.
+// See README "Request and response conditions".
 
 /** A condition with `all` and `any` lists of conditions of its own kind. */
 interface MatchTree<S> {

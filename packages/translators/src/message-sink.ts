@@ -1,6 +1,6 @@
 /**
  * Where a translator puts the messages of one stream. The server backs it with the stream's
- * bounded queue (api.md §6).
+ * bounded queue (README "Sinks").
  */
 export interface MessageSink<T> {
   /**

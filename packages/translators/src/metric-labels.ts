@@ -23,7 +23,8 @@ function ownerLabelKey(kind: string): string {
 }
 
 /**
- * Per-address labels of a pod-backed endpoint (api.md §3.5.2), up to and including `zone`.
+ * Per-address labels of a pod-backed endpoint (README "Pod metric labels"), up to and including
+ * `zone`.
  * Callers append `zone_locality` (Get) or `namespace` (endpoint profiles).
  */
 export function podMetricLabels(address: Address, pod: Pod): Record<string, string> {
@@ -39,9 +40,9 @@ export function podMetricLabels(address: Address, pod: Pod): Record<string, stri
 }
 
 /**
- * Per-address labels of an ExternalWorkload endpoint (api.md §3.5.3), up to and including
- * `zone`. The owner kind is used exactly as the watcher gives it: lower-cased on Get, as written
- * in the owner reference on endpoint profiles (Q10).
+ * Per-address labels of an ExternalWorkload endpoint (README "ExternalWorkload endpoints"), up to
+ * and including `zone`. The owner kind is used exactly as the watcher gives it: lower-cased on
+ * Get, as written in the owner reference on endpoint profiles, as upstream does.
  */
 export function externalWorkloadMetricLabels(
   address: Address,

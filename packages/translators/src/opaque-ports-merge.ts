@@ -6,10 +6,10 @@ export interface OpaqueProfileListener {
 }
 
 /**
- * Joins the profile stream with the Service's opaque-port set (api.md §4.2 step 4). Either side
- * changing republishes the last profile with the current set, once a profile has been seen.
- * Every set update produces a message, even when this port's result is unchanged: the watcher
- * only reports real changes, and upstream does the same.
+ * Joins the profile stream with the Service's opaque-port set. Either side changing republishes
+ * the last profile with the current set, once a profile has been seen. Every set update produces
+ * a message, even when this port's result is unchanged: the watcher only reports real changes,
+ * and upstream does the same.
  */
 export class OpaquePortsMerge implements ProfileListener, OpaquePortsListener {
   #profile: ServiceProfile | undefined;

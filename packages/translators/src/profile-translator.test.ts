@@ -163,7 +163,7 @@ describe("ProfileTranslator", () => {
     expect(translate(p, undefined).json[0]).not.toHaveProperty("opaqueProtocol");
   });
 
-  it("Q5: sends the default profile with a profile_ref holding only the group", () => {
+  it("sends the default profile with a profile_ref holding only the group", () => {
     const { json } = translate(DEFAULT_SERVICE_PROFILE, new Set([8080]));
     expect(json).toEqual([
       {
@@ -176,14 +176,14 @@ describe("ProfileTranslator", () => {
     ]);
   });
 
-  it("Q6: always names the kind ServiceProfile, even when the object has no kind", () => {
+  it("always names the kind ServiceProfile, even when the object has no kind", () => {
     expect(translate(profile({})).json[0]).toHaveProperty("profileRef", PROFILE_REF);
   });
 
   it.each([
-    ["Q15: a null route", { routes: [null] }],
+    ["a null route", { routes: [null] }],
     [
-      "Q15: a null response class",
+      "a null response class",
       { routes: [{ name: "r", condition: { pathRegex: "/" }, responseClasses: [null] }] },
     ],
     ["a null dst override", { dstOverrides: [null] }],
@@ -213,7 +213,7 @@ describe("ProfileTranslator", () => {
       "a wrongly typed field",
       { routes: [{ name: "r", condition: { pathRegex: "/" }, timeout: 5 }] },
     ],
-  ])("%s is logged and nothing is sent (Q12)", (_, spec) => {
+  ])("%s is logged and nothing is sent", (_, spec) => {
     const { sent, logger } = translate(profile(spec as ServiceProfile["spec"]));
     expect(sent).toEqual([]);
     expect(logger.entries).toMatchObject([
@@ -238,7 +238,7 @@ describe("ProfileTranslator", () => {
 });
 
 describe("portNotDefinedProfile", () => {
-  it("Q7: is a completely empty profile, zero bytes on the wire", () => {
+  it("is a completely empty profile, zero bytes on the wire", () => {
     const empty = portNotDefinedProfile();
     expect(toJson(DestinationProfileSchema, empty)).toEqual({});
     expect(toBinary(DestinationProfileSchema, empty)).toHaveLength(0);

@@ -6,8 +6,8 @@ import type { OpaqueProfileListener } from "./opaque-ports-merge.js";
 
 /**
  * The last stage of a service-profile stream: each profile, with the Service's opaque ports,
- * becomes one `DestinationProfile` in the sink. An invalid profile is logged and nothing is sent
- * (Q12: a stream whose first profile is invalid stays silent).
+ * becomes one `DestinationProfile` in the sink. An invalid profile is logged and nothing is sent,
+ * so a stream whose first profile is invalid stays silent, as upstream's does.
  */
 export class ProfileTranslator implements OpaqueProfileListener {
   constructor(

@@ -71,7 +71,7 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> 
 
 /**
  * The proxy's admin and control ports (4191 and 4190 by default). Traffic to them never gets
- * opaque transport, even in forced mode (api.md §3.5.1).
+ * opaque transport, even in forced mode.
  * @throws TranslationError
  */
 export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {

@@ -8,7 +8,7 @@ const json = (m: Parameters<typeof toRequestMatch>[0]) =>
   toJson(RequestMatchSchema, toRequestMatch(m));
 
 describe("toRequestMatch", () => {
-  it("turns method and path into all{method, path}, method first (api.md §4.3)", () => {
+  it("turns method and path into all{method, path}, method first", () => {
     expect(json({ method: "GET", pathRegex: "/my/path" })).toEqual({
       all: { matches: [{ method: { registered: "GET" } }, { path: { regex: "/my/path" } }] },
     });

@@ -54,8 +54,8 @@ function build(m: RequestMatchSpec): RequestMatch {
 }
 
 /**
- * A route condition as the proxy matches it (api.md §4.3): one field becomes that match,
- * several become an `all` in the order all, any, method, not, path.
+ * A route condition as the proxy matches it: one field becomes that match, several become an
+ * `all` in the order all, any, method, not, path.
  * @throws TranslationError for an absent or invalid condition (the whole profile fails)
  */
 export function toRequestMatch(condition: RequestMatchSpec | null | undefined): RequestMatch {

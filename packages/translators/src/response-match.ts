@@ -68,8 +68,8 @@ function build(m: ResponseMatchSpec): ResponseMatch {
 }
 
 /**
- * A response-class condition (api.md §4.3): fields in the order all, any, status, not; several
- * become an `all`.
+ * A response-class condition: fields in the order all, any, status, not; several become an
+ * `all`.
  * @throws TranslationError for an absent or invalid condition (the whole profile fails)
  */
 export function toResponseMatch(condition: ResponseMatchSpec | null | undefined): ResponseMatch {

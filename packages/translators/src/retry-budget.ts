@@ -2,7 +2,7 @@ import { create, DurationSchema, type RetryBudget, RetryBudgetSchema } from "@de
 
 /**
  * What a proxy uses when no ServiceProfile sets a budget: retries may add 20% to the request
- * rate, at least 10 per second, measured over 10 seconds (api.md §4.3).
+ * rate, at least 10 per second, measured over 10 seconds.
  */
 export function defaultRetryBudget(): RetryBudget {
   return create(RetryBudgetSchema, {

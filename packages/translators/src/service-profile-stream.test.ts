@@ -171,7 +171,7 @@ describe("createServiceProfileStream", () => {
     ]);
   });
 
-  it("Q12: an invalid first profile leaves the stream silent", () => {
+  it("an invalid first profile leaves the stream silent", () => {
     const sink = collectingSink<DestinationProfile>();
     const stream = createServiceProfileStream({ ...options, tokenNamespace: "", sink });
     stream.opaquePortsListener.updateService(new Set());

@@ -14,7 +14,7 @@ import { OpaquePortsMerge } from "./opaque-ports-merge.js";
 import { ProfileTranslator } from "./profile-translator.js";
 
 export interface ServiceProfileStreamOptions extends ProfileTarget {
-  /** `ns` of the caller's context token; "" when it has none (api.md §2.2). */
+  /** `ns` of the caller's context token; "" when it has none. */
   readonly tokenNamespace: string;
   readonly sink: MessageSink<DestinationProfile>;
   readonly logger?: Logger;
@@ -41,8 +41,9 @@ export interface ServiceProfileStream {
 }
 
 /**
- * Wires the service-profile pipeline of api.md §4.2 for one stream: fallback (with a token
- * namespace) → default profile → dedup → opaque-ports merge → translation → sink.
+ * Wires the service-profile pipeline for one stream: fallback (with a token namespace) → default
+ * profile → dedup → opaque-ports merge → translation → sink.
+ * See README "The service-profile pipeline".
  */
 export function createServiceProfileStream(
   options: ServiceProfileStreamOptions,

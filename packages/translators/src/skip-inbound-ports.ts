@@ -4,7 +4,7 @@ const SKIP_INBOUND_PORTS_ANNOTATION = "config.linkerd.io/skip-inbound-ports";
 
 /**
  * Whether the pod's proxy is bypassed for inbound traffic on `port`
- * (`config.linkerd.io/skip-inbound-ports`, numbers and ranges only, api.md §5.1). Such a port
+ * (`config.linkerd.io/skip-inbound-ports`, numbers and ranges only; names are invalid). Such a port
  * gets neither hints nor identity. Ranges are tested, not expanded: `1-65535` is a common value.
  */
 export function isSkippedInboundPort(pod: Pod, port: number, logger: Logger): boolean {

@@ -15,8 +15,8 @@ export interface EncodedAddress {
 }
 
 /**
- * `ip:port` as the proxy reads it (api.md §1.1). An FQDN endpoint or any other text that is not
- * an IP literal cannot be encoded.
+ * `ip:port` as the proxy reads it. An FQDN endpoint or any other text that is not an IP literal
+ * cannot be encoded.
  * @throws TranslationError
  */
 export function encodeAddress(ip: string, port: number): EncodedAddress {

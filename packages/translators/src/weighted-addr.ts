@@ -39,7 +39,7 @@ const opaqueTransport = (inboundPort: number) =>
   create(ProtocolHint_OpaqueTransportSchema, { inboundPort });
 
 /**
- * A pod-backed endpoint (api.md §3.5.1, labels §3.5.2 up to `zone`). `opaquePorts` is the pod's
+ * A pod-backed endpoint (README "Pod endpoints", labels up to `zone`). `opaquePorts` is the pod's
  * annotation set or the defaults; a Server marking the address opaque counts too.
  * @throws TranslationError when a meshed pod's proxy env cannot be read (the address is dropped)
  */
@@ -94,8 +94,8 @@ export function podWeightedAddr(
 }
 
 /**
- * An ExternalWorkload-backed endpoint (api.md §3.5.3, labels up to `zone`). It is always treated
- * as meshed, with a SPIFFE identity; `enable-h2-upgrade` does not apply.
+ * An ExternalWorkload-backed endpoint (README "ExternalWorkload endpoints", labels up to `zone`).
+ * It is always treated as meshed, with a SPIFFE identity; `enable-h2-upgrade` does not apply.
  */
 export function externalWorkloadWeightedAddr(
   addr: TcpAddress,
@@ -132,9 +132,9 @@ export function externalWorkloadWeightedAddr(
 }
 
 /**
- * A Get endpoint with neither pod nor workload (api.md §3.5.4): a mirrored gateway or a slice
- * endpoint without `targetRef`. A gateway identity makes it meshed; the gateway terminates TLS
- * for many names, so no `server_name` is sent.
+ * A Get endpoint with neither pod nor workload: a mirrored gateway or a slice endpoint without
+ * `targetRef`. A gateway identity makes it meshed; the gateway terminates TLS for many names, so
+ * no `server_name` is sent. See README "Endpoints without a workload".
  */
 export function podlessWeightedAddr(
   addr: TcpAddress,
@@ -160,7 +160,7 @@ export function podlessWeightedAddr(
   return wa;
 }
 
-/** An endpoint profile for an IP with no workload behind it (api.md §4.5). */
+/** An endpoint profile for an IP with no workload behind it: address and weight only. */
 export function bareWeightedAddr(addr: TcpAddress): WeightedAddr {
   return create(WeightedAddrSchema, { addr, weight: DEFAULT_WEIGHT });
 }
