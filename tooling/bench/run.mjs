@@ -8,9 +8,10 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const main = fileURLToPath(new URL("./dist/main.js", import.meta.url));
 const args = process.argv.slice(2).filter((a) => a !== "--");
 
+// pnpm puts the workspace's binaries on PATH for scripts; pnpm itself may not be there.
 const build = spawnSync(
-  "pnpm",
-  ["turbo", "run", "build", "--filter=@destination/bench...", "--output-logs=errors-only"],
+  "turbo",
+  ["run", "build", "--filter=@destination/bench...", "--output-logs=errors-only"],
   { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
 );
 if (build.status !== 0) {

@@ -18,9 +18,11 @@ if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
+// pnpm puts the workspace's binaries on PATH for scripts, but pnpm itself may not be there
+// (run as `npx pnpm`), so the script calls turbo and vitest directly.
 const build = spawnSync(
-  "pnpm",
-  ["turbo", "run", "build", "--filter=@destination/server^...", "--output-logs=errors-only"],
+  "turbo",
+  ["run", "build", "--filter=@destination/server^...", "--output-logs=errors-only"],
   { cwd: root, stdio: ["ignore", "inherit", "inherit"] },
 );
 if (build.status !== 0) {
@@ -32,11 +34,12 @@ const dir = mkdtempSync(join(tmpdir(), "destination-fuzz-"));
 const summaryFile = join(dir, "summary.json");
 process.stdout.write(`fuzz: ${runs} runs, seed ${seed}\n`);
 const started = performance.now();
+const server = join(root, "apps/destination-server");
 const run = spawnSync(
-  "pnpm",
-  ["-F", "@destination/server", "exec", "vitest", "run", "test/bad-input.e2e.test.ts"],
+  join(server, "node_modules/.bin/vitest"),
+  ["run", "test/bad-input.e2e.test.ts"],
   {
-    cwd: root,
+    cwd: server,
     stdio: "inherit",
     env: {
       ...process.env,

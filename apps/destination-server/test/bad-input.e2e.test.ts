@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { get, getProfile, pod, type StreamRecorder, service, slice } from "../src/testing/index.js";
 import { authority, KNOWN_NAMESPACE, manifestFile, token } from "./support/fuzz-inputs.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
+import { RotatingClient } from "./support/rotating-client.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 // A fixed seed keeps the unit suite repeatable; `pnpm fuzz` raises the run count (FUZZ_RUNS)
@@ -17,6 +18,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
 const SETTINGS = { numRuns: Math.ceil(RUNS / 2), seed: SEED, endOnFailure: true };
 // Long runs take minutes: no per-test timeout then.
 const TIMEOUT_MS = process.env.FUZZ_RUNS === undefined ? 60_000 : 0;
+/** Well under the burst of resets one HTTP/2 connection may send to a Node server. */
+const CALLS_PER_CONNECTION = 500;
 const KNOWN = `web.${KNOWN_NAMESPACE}.svc.cluster.local:80`;
 
 /** Errors upstream also logs for bad requests; any other error is a bug the input found. */
@@ -26,6 +29,8 @@ const EXPECTED_ERRORS = new Set([
 ]);
 
 let server: TestServer;
+/** Random requests go over connections that each carry fewer resets than Node's limit. */
+let clients: RotatingClient;
 let cluster: ManifestsCluster;
 let folder: ManifestFolder;
 /** The known Service's first Get message before any random input. */
@@ -56,9 +61,11 @@ beforeAll(async () => {
   // Not watching: each random file is loaded by an explicit reload, so every run sees its own.
   cluster = createManifestsCluster({ dir: folder.dir, watch: false, resyncMs: 0, debounceMs: 1 });
   server = await startTestServer({ cluster, defaultOpaquePorts: new Set([3306]) });
+  clients = new RotatingClient(`127.0.0.1:${server.grpcPort}`, CALLS_PER_CONNECTION);
   expected = await firstMessage();
 });
 afterAll(async () => {
+  clients?.close();
   await server?.close();
   await cluster?.stop();
   await folder?.dispose();
@@ -96,7 +103,7 @@ describe("malformed requests", () => {
       await fc.assert(
         fc.asyncProperty(authority, token, async (path, contextToken) => {
           const result = await outcome(
-            get(server.client, path, contextToken) as StreamRecorder<never>,
+            get(clients.next(), path, contextToken) as StreamRecorder<never>,
           );
           summary.requests++;
           counted("end" in result ? result.end.code : status.OK);
@@ -127,7 +134,7 @@ describe("malformed requests", () => {
       await fc.assert(
         fc.asyncProperty(authority, token, async (path, contextToken) => {
           const result = await outcome(
-            getProfile(server.client, path, contextToken) as StreamRecorder<never>,
+            getProfile(clients.next(), path, contextToken) as StreamRecorder<never>,
           );
           summary.requests++;
           counted("end" in result ? result.end.code : status.OK);
@@ -168,6 +175,24 @@ describe("malformed requests", () => {
         }),
         { ...SETTINGS, numRuns: Math.ceil(RUNS / 3) },
       );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    "answers more cancelled lookups than one connection may cancel",
+    async () => {
+      // Three times the reset burst one connection is allowed: the fuzz runs above depend on it.
+      const lookups = new RotatingClient(`127.0.0.1:${server.grpcPort}`, CALLS_PER_CONNECTION);
+      try {
+        for (let i = 0; i < 3000; i++) {
+          const result = await outcome(get(lookups.next(), KNOWN) as StreamRecorder<never>);
+          expect(result).toEqual({ message: expected });
+        }
+        expect(lookups.connections).toBe(6);
+      } finally {
+        lookups.close();
+      }
     },
     TIMEOUT_MS,
   );
