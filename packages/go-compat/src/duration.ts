@@ -1,4 +1,4 @@
-// Go's time.ParseDuration, which ServiceProfile `timeout` and `retryBudget.ttl` (api.md §4.3)
+// Go's time.ParseDuration, which ServiceProfile `timeout` and `retryBudget.ttl`
 // and the server's duration flags are read with. Written from the grammar and its limits.
 
 const NANOS_PER_UNIT: ReadonlyMap<string, bigint> = new Map([

@@ -1,5 +1,5 @@
-// Go's `net.SplitHostPort` and `net.JoinHostPort`: authorities (api.md §2.3, §4.3) and listen
-// addresses follow Go's rules exactly, so both the translators and the server use these.
+// Go's `net.SplitHostPort` and `net.JoinHostPort`: authorities and listen addresses follow
+// Go's rules exactly (the error texts reach clients), so the translators and the server use these.
 
 /** The two halves of a `host:port`; the port is text, unchecked. */
 export interface HostPort {
@@ -41,6 +41,6 @@ export function splitHostPort(hostport: string): HostPort | string {
 }
 
 /** Go's `net.JoinHostPort`: a host with a colon (IPv6) is bracketed. */
-export function joinHostPort(host: string, port: number): string {
+export function joinHostPort(host: string, port: number | string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }
