@@ -1,6 +1,7 @@
 // Public API of @destination/server: start the destination service in-process (tests,
 // benchmarks, embedding), or parse a command line the way the binary does.
 
+export { FlagError } from "@destination/go-compat";
 export type { RemoteClusterFactory } from "@destination/multicluster";
 export type {
   AddressReport,
@@ -14,7 +15,6 @@ export type {
 } from "./admin/endpoints-report.js";
 export type { CommandLine } from "./config/flag-options.js";
 export { ConfigError, parseCommandLine } from "./config/flag-options.js";
-export { FlagError } from "./config/go-flags.js";
 export { CHART_MESHED_HTTP2_CLIENT_PARAMS, SERVER_FLAGS } from "./config/server-flags.js";
 export type { RunningDestinationServer } from "./destination-server.js";
 export { CacheSyncTimeoutError, startDestinationServer } from "./destination-server.js";

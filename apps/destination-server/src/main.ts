@@ -1,7 +1,8 @@
 // The `destination-server` binary: flags → server → signals. Every startup failure is one line
 // on stderr and a non-zero exit.
+
+import { FlagError, formatUsage, HelpRequested } from "@destination/go-compat";
 import { ConfigError, parseCommandLine } from "./config/flag-options.js";
-import { FlagError, formatUsage, HelpRequested } from "./config/go-flags.js";
 import { SERVER_FLAGS } from "./config/server-flags.js";
 import type { RunningDestinationServer } from "./destination-server.js";
 import { createServerLogger } from "./logging/server-logger.js";

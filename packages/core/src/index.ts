@@ -4,7 +4,7 @@
 export type { Address, AddressId, AddressSet, AddressSetEntry } from "./address.js";
 export { addressIdKey, emptyAddressSet, newAddress } from "./address.js";
 export { InvalidServiceError } from "./errors.js";
-export { canonicalIp, joinHostPort } from "./ip.js";
+export { canonicalIp } from "./ip.js";
 export type { LabelMatcher, Labels } from "./label-selector.js";
 export { compileSelector, InvalidSelectorError, selectorMatches } from "./label-selector.js";
 export type {

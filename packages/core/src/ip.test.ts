@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalIp, joinHostPort } from "./ip.js";
+import { canonicalIp } from "./ip.js";
 
 describe("canonicalIp", () => {
   it.each([
@@ -20,12 +20,4 @@ describe("canonicalIp", () => {
       expect(canonicalIp(text)).toBeUndefined();
     },
   );
-});
-
-describe("joinHostPort", () => {
-  it("brackets IPv6 hosts only", () => {
-    expect(joinHostPort("10.0.0.1", 8080)).toBe("10.0.0.1:8080");
-    expect(joinHostPort("2001:db8::1", 8080)).toBe("[2001:db8::1]:8080");
-    expect(joinHostPort("web.shop", "http")).toBe("web.shop:http");
-  });
 });

@@ -19,8 +19,3 @@ export function canonicalIp(text: string): string | undefined {
   }
   return compressed;
 }
-
-/** `ip:port`, with brackets around IPv6 (Go's net.JoinHostPort). */
-export function joinHostPort(host: string, port: number | string): string {
-  return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
-}

@@ -5,10 +5,10 @@ import {
   type Endpoint,
   type EndpointSlice,
   externalWorkloadPortOpaqueByServers,
-  joinHostPort,
   newAddress,
   podPortOpaqueByServers,
 } from "@destination/core";
+import { joinHostPort } from "@destination/go-compat";
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";

@@ -1,5 +1,6 @@
 import type { EndpointSlice, ExternalWorkload, Pod, Service } from "@destination/core";
-import { canonicalIp, joinHostPort } from "@destination/core";
+import { canonicalIp } from "@destination/core";
+import { joinHostPort } from "@destination/go-compat";
 import { objectKey } from "./cache.js";
 import type { ClusterIndexes } from "./cluster.js";
 import type { IndexDefinition, MemoryCache } from "./memory/memory-cache.js";

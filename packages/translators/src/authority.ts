@@ -1,4 +1,4 @@
-import { joinHostPort, splitHostPort } from "./host-port.js";
+import { joinHostPort, splitHostPort } from "@destination/go-compat";
 
 /**
  * A traffic-split authority as the proxy needs it: kept as written when it already splits into

@@ -1,4 +1,5 @@
 import type { Logger, RouteSpec, ServiceProfile } from "@destination/core";
+import { GoDurationError, parseGoDuration } from "@destination/go-compat";
 import {
   create,
   type DestinationProfile,
@@ -14,7 +15,6 @@ import {
 } from "@destination/proto";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 import { toDstOverrides } from "./dst-overrides.js";
-import { GoDurationError, parseGoDuration } from "./go-duration.js";
 import { toRequestMatch } from "./request-match.js";
 import { toResponseMatch } from "./response-match.js";
 import { defaultRetryBudget } from "./retry-budget.js";

@@ -1,7 +1,7 @@
 import type { ServiceProfile } from "@destination/core";
+import { QuantityError, quantityToWeight } from "@destination/go-compat";
 import { create, type WeightedDst, WeightedDstSchema } from "@destination/proto";
 import { completeAuthority } from "./authority.js";
-import { QuantityError, quantityToWeight } from "./quantity.js";
 import { listField, stringField } from "./spec-fields.js";
 import { TranslationError } from "./translation-error.js";
 

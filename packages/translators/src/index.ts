@@ -8,9 +8,6 @@ export { EndpointProfileTranslator } from "./endpoint-profile-translator.js";
 export { EndpointTranslation, type ZonedEndpointTranslation } from "./endpoint-translation.js";
 export { EndpointTranslator } from "./endpoint-translator.js";
 export { FallbackProfileListener } from "./fallback-profile-listener.js";
-// Go's parsing rules, shared so the server reads durations and host:port exactly as these do.
-export { GoDurationError, parseGoDuration } from "./go-duration.js";
-export { type HostPort, joinHostPort, splitHostPort } from "./host-port.js";
 export type { MessageSink } from "./message-sink.js";
 export { OpaquePortsMerge, type OpaqueProfileListener } from "./opaque-ports-merge.js";
 export { portNotDefinedProfile } from "./port-not-defined-profile.js";

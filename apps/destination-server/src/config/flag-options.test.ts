@@ -1,8 +1,8 @@
+import { FlagError, HelpRequested } from "@destination/go-compat";
 import { Http2ClientParamsSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { ConfigError, parseCommandLine } from "./flag-options.js";
-import { FlagError, HelpRequested } from "./go-flags.js";
 
 async function optionsOf(args: string[]) {
   const lines: string[] = [];

@@ -1,9 +1,8 @@
 import { parseDefaultOpaquePorts } from "@destination/core";
-import { parseGoDuration } from "@destination/translators";
+import { type FlagValues, parseGoDuration, parseGoFlags } from "@destination/go-compat";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
-import { type FlagValues, parseGoFlags } from "./go-flags.js";
 import { parseHttp2ClientParams } from "./http2-client-params.js";
 import { parseListenAddress } from "./listen-address.js";
 import { SERVER_FLAGS } from "./server-flags.js";

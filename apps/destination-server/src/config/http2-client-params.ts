@@ -1,8 +1,9 @@
 // `--meshed-http2-client-params`: upstream decodes it with Go's encoding/json into the generated
 // struct, so keys are the snake_case field names matched case-insensitively and durations are
 // `{seconds, nanos}` objects. camelCase keys and `"10s"` durations are accepted as an extension.
+
+import { parseGoDuration } from "@destination/go-compat";
 import { create, type Http2ClientParams, Http2ClientParamsSchema } from "@destination/proto";
-import { parseGoDuration } from "@destination/translators";
 
 type FieldKind = "uint32" | "bool" | "duration" | Fields;
 interface Fields {

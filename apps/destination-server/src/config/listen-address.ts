@@ -1,4 +1,4 @@
-import { splitHostPort } from "@destination/translators";
+import { splitHostPort } from "@destination/go-compat";
 
 /** Where a server listens: `host` "" means every interface, `port` 0 a free port. */
 export interface ListenAddress {

@@ -1,4 +1,4 @@
-import type { FlagSpec } from "./go-flags.js";
+import type { FlagSpec } from "@destination/go-compat";
 
 /** The meshed HTTP/2 parameters upstream's Helm chart passes (api.md §7). */
 export const CHART_MESHED_HTTP2_CLIENT_PARAMS =

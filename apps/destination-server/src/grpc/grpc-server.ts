@@ -1,5 +1,5 @@
+import { joinHostPort } from "@destination/go-compat";
 import { type DestinationServer, DestinationService } from "@destination/proto";
-import { joinHostPort } from "@destination/translators";
 import * as grpc from "@grpc/grpc-js";
 import type { HealthImplementation } from "grpc-health-check";
 import type { ServerLogger } from "../logging/server-logger.js";

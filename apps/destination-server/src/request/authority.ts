@@ -1,5 +1,4 @@
-import { splitHostPort } from "@destination/translators";
-import { goQuote } from "./go-quote.js";
+import { goQuote, splitHostPort } from "@destination/go-compat";
 
 /** An authority (`GetDestination.path`) split into host and port (api.md §2.3). */
 export interface Authority {

@@ -1,7 +1,7 @@
+import { goQuote } from "@destination/go-compat";
 import { status } from "@grpc/grpc-js";
 import { StatusError } from "../grpc/status-error.js";
 import { AuthorityError, parseAuthority } from "./authority.js";
-import { goQuote } from "./go-quote.js";
 import { canonicalIpLiteral } from "./ip-literal.js";
 import { parseServiceName, ServiceNameError } from "./service-name.js";
 

@@ -32,5 +32,6 @@ describe("joinHostPort", () => {
     expect(joinHostPort("web", 80)).toBe("web:80");
     expect(joinHostPort("::", 8086)).toBe("[::]:8086");
     expect(joinHostPort("", 0)).toBe(":0");
+    expect(joinHostPort("web.shop", "http")).toBe("web.shop:http");
   });
 });

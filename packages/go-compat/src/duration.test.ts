@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GoDurationError, parseGoDuration } from "./go-duration.js";
+import { GoDurationError, parseGoDuration } from "./duration.js";
 
 describe("parseGoDuration", () => {
   it.each([

@@ -42,6 +42,6 @@ export function splitHostPort(hostport: string): HostPort | string {
 }
 
 /** Go's `net.JoinHostPort`: a host with a colon (IPv6) is bracketed. */
-export function joinHostPort(host: string, port: number): string {
+export function joinHostPort(host: string, port: number | string): string {
   return host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`;
 }

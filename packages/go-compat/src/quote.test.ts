@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { goQuote } from "./go-quote.js";
+import { goQuote } from "./quote.js";
 
 describe("goQuote (strconv.Quote)", () => {
   it("escapes quotes, backslashes and control characters", () => {
