@@ -315,7 +315,7 @@ describe("destination-server on a real kube-apiserver", () => {
     });
 
     // The DaemonSet's replacement: created (no status), bound and Pending on the node's IP,
-    // then Running. Only Running attaches it (W-5).
+    // then Running. Only a Running pod is attached to the address.
     await api.create(exporter("node-exporter-9k2lm", "Pending"));
     await api.applyStatus(exporter("node-exporter-9k2lm", "Pending"));
     await sleep(1000);
