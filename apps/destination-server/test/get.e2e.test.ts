@@ -148,7 +148,7 @@ describe("Get", () => {
     expect(await stream.next()).toEqual({
       remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.10") }, port: 8080 }] },
     });
-    // The Service goes: every address is removed; no NoEndpoints is ever sent (Q1).
+    // The Service goes: every address is removed; Get never sends NoEndpoints.
     cluster.delete("Service", NS, "web-svc");
     expect(await stream.next()).toEqual({
       remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.11") }, port: 8080 }] },
@@ -156,7 +156,7 @@ describe("Get", () => {
     stream.cancel();
   });
 
-  it("stays silent for a service without endpoints until they appear (Q2)", async () => {
+  it("stays silent for a service without endpoints until they appear", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "empty", [{ port: 8080 }]));
     const server = await startServer({ cluster });

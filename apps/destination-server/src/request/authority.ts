@@ -1,7 +1,7 @@
 import { splitHostPort } from "@destination/translators";
 import { goQuote } from "./go-quote.js";
 
-/** An authority (`GetDestination.path`) split into host and port (api.md §2.3). */
+/** An authority (`GetDestination.path`) split into host and port (README "Authorities"). */
 export interface Authority {
   readonly host: string;
   readonly port: number;
