@@ -74,7 +74,7 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       key: {
         hostname: route.instance,
         nodeName: token.nodeName,
-        // Traffic-policy, zone-hint and IP-family filtering apply to local endpoints only.
+        // Traffic-policy and zone-hint filtering apply to local endpoints only.
         enableEndpointFiltering: remote === undefined,
       },
       translator: new EndpointTranslator(translation.forZone(zone), session.sink, logger),
