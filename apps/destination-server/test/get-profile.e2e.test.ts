@@ -324,7 +324,7 @@ describe("GetProfile, endpoint flow", () => {
     stream.cancel();
   });
 
-  it("loses and regains a host-port pod deleted and recreated (seed)", async () => {
+  it("loses and regains a host-port pod deleted and recreated", async () => {
     const cluster = new MemoryCluster();
     const exporter = pod({
       namespace: "monitoring",

@@ -177,7 +177,7 @@ describe("Get", () => {
     stream.cancel();
   });
 
-  it("keeps a deleted slice's sibling addresses (seed: two slices for one service)", async () => {
+  it("keeps the addresses of a service's other slice when one of its two slices is deleted", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "two", [{ port: 80, targetPort: 8080 }]));
     cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.4.1", ports: [["h", 8080]] }));
