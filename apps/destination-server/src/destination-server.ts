@@ -41,7 +41,7 @@ export interface RunningDestinationServer {
   close(): Promise<void>;
 }
 
-/** The caches did not sync in time; the CLI exits non-zero. */
+/** The caches did not sync within the cache-sync timeout; the CLI exits non-zero. */
 export class CacheSyncTimeoutError extends Error {
   override readonly name = "CacheSyncTimeoutError";
 }
@@ -84,9 +84,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Pr
 }
 
 /**
- * Starts the destination service in the order of api.md §7: admin server (not ready), cluster
- * caches and watchers, wait for sync (X-1: the gRPC port is bound only after it), gRPC server,
- * ready. Rejects (after releasing what it started) when any step fails.
+ * Starts the destination service in this order: admin server (not ready), cluster caches and
+ * watchers, wait for sync (the gRPC port is bound only after it, so no request is answered from
+ * half-filled caches), gRPC server, ready. Rejects (after releasing what it started) when any
+ * step fails. See README "Startup and shutdown".
  */
 export async function startDestinationServer(
   input: DestinationServerOptions = {},
@@ -138,7 +139,7 @@ export async function startDestinationServer(
     // Remote clusters report their cache sizes too, labelled with their names.
     registerCacheSizeMetrics(metrics, () => [cluster, ...clusterStore.clusters()]);
 
-    // Watchers register their cache handlers now, before the caches start.
+    // Watchers register their cache handlers now, before the caches start, so none misses an event.
     const endpoints = new EndpointsWatcher(cluster, {
       enableEndpointSlices: options.enableEndpointSlices,
       enableIPv6: options.enableIpv6,
@@ -187,8 +188,8 @@ export async function startDestinationServer(
     );
     logger.info("caches synced", { ms: Math.round(performance.now() - startedAt) });
 
-    // The link Secrets of the controller namespace (watchers.md C-1); remote clusters start in
-    // the background and never hold up readiness.
+    // The link Secrets of the controller namespace (README "Cluster store"); remote clusters
+    // start in the background and never hold up readiness.
     const secrets = secretSourceOf(cluster);
     if (secrets === undefined) {
       logger.info("this cluster source carries no Secrets; no remote clusters are linked");

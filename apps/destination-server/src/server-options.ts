@@ -3,7 +3,7 @@ import type { RemoteClusterFactory } from "@destination/multicluster";
 import type { Http2ClientParams } from "@destination/proto";
 import type { ServerLogger } from "./logging/server-logger.js";
 
-/** Everything `startDestinationServer` takes; the CLI builds it from flags (api.md §7). */
+/** Everything `startDestinationServer` takes; the CLI builds it from flags (README "Flags"). */
 export interface DestinationServerOptions {
   /** gRPC listen address, Go style (`:8086`, `127.0.0.1:0`). Default `:8086`. */
   readonly addr?: string;
@@ -27,19 +27,19 @@ export interface DestinationServerOptions {
   readonly streamQueueCapacity?: number;
   readonly meshedHttp2ClientParams?: Http2ClientParams;
   readonly extEndpointZoneWeights?: boolean;
-  /** Shortest client ping interval accepted (decision 10). Default 10 s. */
+  /** Shortest client ping interval accepted (README "Transport and keepalive"). Default 10 s. */
   readonly minPingIntervalMs?: number;
   readonly keepalivePermitWithoutCalls?: boolean;
   /** Streams per connection; 0 or absent means no cap of the server's own. */
   readonly maxConcurrentStreams?: number;
-  /** Default 60 s (X-1). */
+  /** How long startup waits for the caches before it fails. Default 60 s. */
   readonly cacheSyncTimeoutMs?: number;
   /** Default 10 s. */
   readonly shutdownTimeoutMs?: number;
   readonly logger?: ServerLogger;
   /**
-   * How a linked remote cluster is reached from its Secret's kubeconfig (api.md §3.8); by
-   * default a Kubernetes API cluster. Tests map Secrets to in-memory clusters.
+   * How a linked remote cluster is reached from its Secret's kubeconfig (README "Cluster
+   * store"); by default a Kubernetes API cluster. Tests map Secrets to in-memory clusters.
    */
   readonly remoteClusterFactory?: RemoteClusterFactory;
 }

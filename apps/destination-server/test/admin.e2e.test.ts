@@ -128,7 +128,7 @@ describe("admin server", () => {
     expect(JSON.parse(malformed.body).error).toMatch(/^service must be NAMESPACE\/NAME/);
   });
 
-  it("is not ready, and gRPC is not listening, until the caches sync (X-1)", async () => {
+  it("is not ready, and gRPC is not listening, until the caches sync", async () => {
     const cluster = new GatedCluster();
     const [grpcPort, adminPort] = [await freePort(), await freePort()];
     const starting = startDestinationServer({

@@ -18,7 +18,7 @@ const WEB_FQN = "web-svc.emojivoto.svc.cluster.local";
 const webParent = (port: number) => ({
   resource: { group: "core", kind: "Service", name: "web-svc", namespace: NS, port },
 });
-/** web-svc:80's default profile (no ServiceProfile; Q5: profile_ref holds only the group). */
+/** web-svc:80's default profile (no ServiceProfile, so profile_ref holds only the group). */
 const webDefaultProfile = {
   fullyQualifiedName: WEB_FQN,
   retryBudget: DEFAULT_RETRY_BUDGET,
@@ -147,7 +147,7 @@ describe("GetProfile, service flow", () => {
     stream.cancel();
   });
 
-  it("sends one empty profile for a port the Service does not define (Q7)", async () => {
+  it("sends one empty profile for a port the Service does not define", async () => {
     const server = await startServer({ cluster: webCluster() });
     const stream = getProfile(server.client, `${WEB_FQN}:8080`);
     expect(await stream.next()).toEqual({});
@@ -179,7 +179,7 @@ describe("GetProfile, service flow", () => {
     stream.cancel();
   });
 
-  it("sends nothing for an invalid ServiceProfile and keeps the stream open (Q12, Q15)", async () => {
+  it("sends nothing for an invalid ServiceProfile, even one with null routes, and keeps the stream open", async () => {
     const cluster = webCluster();
     cluster.apply(serviceProfile(NS, WEB_FQN, { routes: [null] }));
     const server = await startServer({ cluster });
@@ -324,7 +324,7 @@ describe("GetProfile, endpoint flow", () => {
     stream.cancel();
   });
 
-  it("loses and regains a host-port pod deleted and recreated (seed)", async () => {
+  it("loses and regains a host-port pod deleted and recreated", async () => {
     const cluster = new MemoryCluster();
     const exporter = pod({
       namespace: "monitoring",

@@ -148,7 +148,7 @@ describe("Get", () => {
     expect(await stream.next()).toEqual({
       remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.10") }, port: 8080 }] },
     });
-    // The Service goes: every address is removed; no NoEndpoints is ever sent (Q1).
+    // The Service goes: every address is removed; Get never sends NoEndpoints.
     cluster.delete("Service", NS, "web-svc");
     expect(await stream.next()).toEqual({
       remove: { addrs: [{ ip: { ipv4: ipv4("10.244.1.11") }, port: 8080 }] },
@@ -156,7 +156,7 @@ describe("Get", () => {
     stream.cancel();
   });
 
-  it("stays silent for a service without endpoints until they appear (Q2)", async () => {
+  it("stays silent for a service without endpoints until they appear", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "empty", [{ port: 8080 }]));
     const server = await startServer({ cluster });
@@ -177,7 +177,7 @@ describe("Get", () => {
     stream.cancel();
   });
 
-  it("keeps a deleted slice's sibling addresses (seed: two slices for one service)", async () => {
+  it("keeps the addresses of a service's other slice when one of its two slices is deleted", async () => {
     const cluster = new MemoryCluster();
     cluster.apply(service(NS, "two", [{ port: 80, targetPort: 8080 }]));
     cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.4.1", ports: [["h", 8080]] }));

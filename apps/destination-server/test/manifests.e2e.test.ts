@@ -114,7 +114,7 @@ describe("serving a folder of manifests", () => {
     });
     // Breaking the file again keeps its last good objects: nothing is removed.
     await folder.writeText("broken.yaml", "kind: [unclosed\n");
-    // Pod before slice, in one file: a slice whose pod is not cached yet is skipped (E-13).
+    // Pod before slice, in one file: a slice endpoint whose pod is not cached yet is skipped.
     await folder.write(
       "extra.yaml",
       cartPod("cart-z", "10.2.0.9"),
@@ -126,7 +126,7 @@ describe("serving a folder of manifests", () => {
     stream.cancel();
   });
 
-  it("sends nothing for a ServiceProfile with nulls and serves it once repaired (Q15)", async () => {
+  it("sends nothing for a ServiceProfile with nulls and serves it once repaired", async () => {
     folder = await ManifestFolder.create();
     await folder.write("service.yaml", service(NS, "cart", [{ port: 8080 }]));
     const fqn = "cart.shop.svc.cluster.local";

@@ -6,7 +6,7 @@ import type { RemoteClusterFactory } from "../src/index.js";
 import { get, ipv4, pod, replicaSet, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 
-// api.md §3.8 (remote discovery), §3.9 (federation), watchers.md §8 (cluster store).
+// Remote discovery, federated Services and the cluster store: README "Multicluster".
 
 const NS = "emojivoto";
 const REMOTE_LABEL = "multicluster.linkerd.io/remote-discovery";
@@ -148,7 +148,7 @@ const localAddr = {
   protocolHint: { h2: {} },
 };
 
-describe("Get: remote discovery (api.md §3.8)", () => {
+describe("Get: remote discovery", () => {
   it("serves the remote service's endpoints with the remote trust domain and no filtering", async () => {
     const { factory } = recordingFactory();
     const server = await startServer({ cluster: localCluster(), remoteClusterFactory: factory });
@@ -249,7 +249,7 @@ describe("Get: remote cluster lifecycles", () => {
   });
 });
 
-describe("cluster store (watchers.md C-1..C-5)", () => {
+describe("cluster store", () => {
   it("adds a linked cluster, replaces it and stops the old one, and drops it on delete", async () => {
     const { made, factory } = recordingFactory();
     const local = localCluster();
@@ -288,7 +288,7 @@ describe("cluster store (watchers.md C-1..C-5)", () => {
   });
 });
 
-describe("Get: federated services (api.md §3.9)", () => {
+describe("Get: federated services", () => {
   const federated = (annotations: Record<string, string>) =>
     service(NS, "web-fed", [{ port: 80 }], { annotations });
 
@@ -312,7 +312,7 @@ describe("Get: federated services (api.md §3.9)", () => {
       cluster: local,
       remoteClusterFactory: recordingFactory().factory,
     });
-    // The federation annotations win over the remote-discovery label (api.md §3.1).
+    // The federation annotations win over the remote-discovery label.
     local.apply(
       labelled(
         federated({

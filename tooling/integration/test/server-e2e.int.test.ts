@@ -119,7 +119,7 @@ function env() {
 }
 
 describe("destination-server on a real kube-apiserver", () => {
-  it("Get: two slices; deleting one keeps the other's addresses (seed)", async () => {
+  it("Get: two slices; deleting one keeps the other's addresses", async () => {
     const { api, client } = env();
     const stream = track(get(client, `${WEB}:80`));
     expect(await stream.next()).toEqual({
@@ -277,7 +277,7 @@ describe("destination-server on a real kube-apiserver", () => {
     expect(await stream.next()).toEqual({ retryBudget: BUDGET, endpoint });
   });
 
-  it("GetProfile on a host port: loses the deleted pod, regains the new one once Running (seed)", async () => {
+  it("GetProfile on a host port: loses the deleted pod, regains the new one once Running", async () => {
     const { api, client } = env();
     const exporter = (name: string, phase = "Running") =>
       pod({
@@ -315,7 +315,7 @@ describe("destination-server on a real kube-apiserver", () => {
     });
 
     // The DaemonSet's replacement: created (no status), bound and Pending on the node's IP,
-    // then Running. Only Running attaches it (W-5).
+    // then Running. Only a Running pod is attached to the address.
     await api.create(exporter("node-exporter-9k2lm", "Pending"));
     await api.applyStatus(exporter("node-exporter-9k2lm", "Pending"));
     await sleep(1000);

@@ -53,7 +53,7 @@ export async function runGet(command: GetCommand, io: CliIo): Promise<ExitCode> 
           if (once) stream.cancel();
         },
         onQuiet() {
-          // A service without endpoints is silent (api.md §3.4): that is an empty set.
+          // The server sends nothing for a service without endpoints: silence is an empty set.
           const waited = formatDurationMs(options.timeoutMs);
           if (options.output === "table") {
             showTable(endpoints.view(), styles.dim(`nothing received in ${waited}; watching`));

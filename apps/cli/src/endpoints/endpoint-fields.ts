@@ -21,7 +21,10 @@ export interface EndpointFields {
 
 const NONE = "-";
 
-/** Metric labels that describe the pod, never its owner (api.md §3.5.2, §3.5.3). */
+/**
+ * Metric labels of a pod or ExternalWorkload address that describe the workload itself; the
+ * others name its owner (deployment, statefulset, ...).
+ */
 const NON_OWNER_LABELS = new Set([
   "pod",
   "serviceaccount",

@@ -43,7 +43,7 @@ export function metadataText(meta: Metadata | undefined): string {
       return `default ${meta.kind.value}`;
     case "resource": {
       const r = meta.kind.value;
-      // The default profile's ref carries only the group (api.md §4.3 quirk).
+      // The default profile (no ServiceProfile) has a ref with only the group set, as upstream.
       if (r.kind === "" && r.name === "" && r.namespace === "") {
         return `${r.group || "?"} (no ServiceProfile: default profile)`;
       }

@@ -1,4 +1,5 @@
-// Literal messages shaped like the server's (api.md §3.5, §4.3), shared by renderer tests.
+// Literal messages shaped like the server's (addresses with their labels, identity and hints;
+// profiles with routes and refs), shared by renderer tests.
 import {
   create,
   DestinationProfileSchema,

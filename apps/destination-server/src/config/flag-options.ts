@@ -38,8 +38,8 @@ function durationFlag(values: FlagValues, name: string): number {
 }
 
 /**
- * Parses and validates the command line (api.md §7). Throws FlagError or ConfigError with a
- * one-line message for anything the server cannot start with.
+ * Parses and validates the command line (see README "Flags"). Throws FlagError or ConfigError
+ * with a one-line message for anything the server cannot start with.
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
   const values = parseGoFlags(SERVER_FLAGS, args);

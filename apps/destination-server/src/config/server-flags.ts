@@ -1,11 +1,11 @@
 import type { FlagSpec } from "@destination/go-compat";
 
-/** The meshed HTTP/2 parameters upstream's Helm chart passes (api.md §7). */
+/** The meshed HTTP/2 parameters upstream's Helm chart passes (the binary's default is unset). */
 export const CHART_MESHED_HTTP2_CLIENT_PARAMS =
   '{"keep_alive":{"interval":{"seconds":10},"timeout":{"seconds":3},"while_idle":true}}';
 
 /**
- * Every flag of `destination-server`: upstream's names and defaults (api.md §7), then the flags
+ * Every flag of `destination-server`: upstream's names and binary defaults, then the flags
  * this implementation adds (backends, keepalive limits, timeouts).
  */
 export const SERVER_FLAGS: readonly FlagSpec[] = [

@@ -23,10 +23,10 @@ export interface DestinationContext {
   /** Shared by every Get stream, so that streams in one zone share translated messages. */
   readonly endpointTranslation: EndpointTranslation;
   readonly translatorConfig: EndpointTranslatorConfig;
-  /** Linked remote clusters (api.md §3.8). */
+  /** Linked remote clusters (README "Cluster store"). */
   readonly clusterStore: ClusterStore;
   readonly remoteTranslations: RemoteTranslations;
-  /** Federated Services of the local cluster (api.md §3.9). */
+  /** Federated Services of the local cluster (README "Federated flow"). */
   readonly federated: FederatedServices;
   readonly clusterDomain: string;
   readonly streamQueueCapacity: number;

@@ -16,7 +16,10 @@ export function subscribeSource(source: EndpointSource): void {
   source.watcher.subscribe(source.service, source.port, source.key, source.translator);
 }
 
-/** With `withRemove`, the translator is first told to remove what it holds (E-8, api.md §3.9). */
+/**
+ * With `withRemove`, the translator is first told to remove what it holds: a federated member
+ * that leaves takes its addresses away from the stream.
+ */
 export function unsubscribeSource(source: EndpointSource, withRemove = false): void {
   source.watcher.unsubscribe(
     source.service,

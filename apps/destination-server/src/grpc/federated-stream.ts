@@ -14,8 +14,9 @@ import type { DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
 
 /**
- * One federated Get stream (api.md §3.9, §6): a source per remote member plus the local one,
- * each with its own queue capacity and diff state, all writing through the stream's one queue.
+ * One federated Get stream (README "Federated flow"): a source per remote member plus the local
+ * one, each with its own queue capacity and diff state, all writing through the stream's one
+ * queue.
  * Member changes add sources, or remove them with a `remove` of what they had sent. A member
  * whose cluster is linked later joins then; one whose cluster is unlinked leaves (a `remove`);
  * one whose cluster is relinked leaves and joins again on the new cluster, in that order, since
@@ -95,7 +96,8 @@ export class FederatedStream implements FederationListener {
   #remoteSource(member: LinkedMember): EndpointSource {
     const remote = member.cluster;
     const { namespace } = this.route.service;
-    // Upstream prints the service ID here, hence `<ns>/<svc>` in front (api.md §3.9).
+    // Upstream formats the service ID here, which prints as `<ns>/<svc>`; the overflow label
+    // keeps that prefix.
     const label = `${namespace}/${member.service}.${namespace}.svc.${remote.clusterDomain}:${this.route.port}`;
     const translation = this.ctx.remoteTranslations.forCluster(remote).forZone(this.zone);
     return {

@@ -14,15 +14,16 @@ import { remoteTarget } from "./remote-target.js";
 import { StatusError } from "./status-error.js";
 
 /**
- * `Get` (api.md §3): route the authority, check the Service, then dispatch (§3.1): federated
- * Services to their sources (§3.9), remote-discovery ones to the linked cluster's watcher
- * (§3.8), the rest to the local watcher; stream until the client leaves, the stream falls behind
- * or the server shuts down.
+ * `Get`: route the authority, check the Service, then dispatch (README "Get dispatch"):
+ * federated Services to their sources, remote-discovery ones to the linked cluster's watcher,
+ * the rest to the local watcher; stream until the client leaves, the stream falls behind or the
+ * server shuts down.
  */
 export function handleGet(ctx: DestinationContext, call: GetCall): void {
   const path = call.request.path;
   const logger = ctx.logger.child({ rpc: "Get", path });
-  // The remote flow counts overflows under its own name (api.md §3.8).
+  // A remote-discovery Get counts overflows under the remote Service's name, not the path asked
+  // for (README "Remote discovery flow").
   let overflowLabel = path;
   const session = new StreamSession<Update>({
     call,
@@ -73,7 +74,7 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       key: {
         hostname: route.instance,
         nodeName: token.nodeName,
-        // Filtering applies to local endpoints only (api.md §3.3 step 2).
+        // Traffic-policy and zone-hint filtering apply to local endpoints only.
         enableEndpointFiltering: remote === undefined,
       },
       translator: new EndpointTranslator(translation.forZone(zone), session.sink, logger),

@@ -27,8 +27,9 @@ const LOOKUP_CODES = {
 } as const;
 
 /**
- * `GetProfile` (api.md §4): a service name or cluster IP goes to the service-profile pipeline,
- * any other IP or an instance name to the workload watcher (endpoint profiles).
+ * `GetProfile` (README "GetProfile dispatch"): a service name or cluster IP goes to the
+ * service-profile pipeline, any other IP or an instance name to the workload watcher (endpoint
+ * profiles).
  */
 export function handleGetProfile(ctx: DestinationContext, call: GetProfileCall): void {
   const path = call.request.path;
@@ -87,7 +88,7 @@ interface ServiceProfileRequest {
   readonly token: ContextToken;
 }
 
-/** The service-profile flow (api.md §4.2). */
+/** The service-profile flow (README "Service-profile flow"). */
 function serviceProfile(
   ctx: DestinationContext,
   session: StreamSession<DestinationProfile>,
@@ -97,7 +98,8 @@ function serviceProfile(
   const svc = ctx.cluster.services.get(service.namespace, service.name);
   if (svc === undefined) throw profileServiceNotFound(service);
   if (!(svc.spec?.ports ?? []).some((p) => p.port === port)) {
-    // Q7: one empty profile, then silence until the stream ends.
+    // A port the Service does not define: one empty profile, then silence until the stream
+    // ends, even if the port is added later (as upstream).
     session.sink.send(portNotDefinedProfile());
     return;
   }
@@ -122,7 +124,10 @@ function serviceProfile(
   }
 }
 
-/** The endpoint-profile flow (api.md §4.5): a pod, host port, ExternalWorkload or bare IP. */
+/**
+ * The endpoint-profile flow (README "Endpoint-profile flow"): a pod, host port, ExternalWorkload
+ * or bare IP.
+ */
 async function endpointProfile(
   ctx: DestinationContext,
   session: StreamSession<DestinationProfile>,

@@ -6,10 +6,10 @@ import type { ServerLogger } from "../logging/server-logger.js";
 import { addReflection } from "./reflection.js";
 
 export interface GrpcTransportOptions {
-  /** Shortest client ping interval accepted (decision 10). */
+  /** Shortest client ping interval accepted (README "Transport and keepalive"). */
   readonly minPingIntervalMs: number;
   readonly keepalivePermitWithoutCalls: boolean;
-  /** 0: no cap of the server's own (api.md §1: proxies multiplex hundreds of lookups). */
+  /** 0: no cap of the server's own (a proxy multiplexes hundreds of lookups on one connection). */
   readonly maxConcurrentStreams: number;
 }
 

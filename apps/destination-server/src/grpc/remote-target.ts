@@ -9,7 +9,7 @@ import type { GetRoute, ServiceRef } from "../request/request-routes.js";
 import type { DestinationContext } from "./destination-context.js";
 import { StatusError } from "./status-error.js";
 
-/** Where a remote-discovery Get goes (api.md §3.8). */
+/** Where a remote-discovery Get goes (README "Remote discovery flow"). */
 export interface RemoteTarget {
   readonly remote: RemoteCluster;
   /** The remote Service: the label's name, in the local Service's namespace. */

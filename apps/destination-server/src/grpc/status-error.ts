@@ -1,6 +1,6 @@
 import { Metadata, type StatusObject, type status } from "@grpc/grpc-js";
 
-/** A gRPC status a handler ends its call with (api.md §2.6 codes and messages). */
+/** A gRPC status a handler ends its call with (codes and messages: README "Errors"). */
 export class StatusError extends Error {
   override readonly name = "StatusError";
   constructor(

@@ -1,7 +1,8 @@
 import { status } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
 
-// go-grpc-prometheus names and labels (api.md §8). Series appear on a method's first call.
+// go-grpc-prometheus names and labels, as upstream. Series appear on a method's first call, as
+// upstream's do: its pre-initialisation runs before the Destination service is registered.
 const LABELS = ["grpc_type", "grpc_service", "grpc_method"] as const;
 
 /** grpc-go's names of the status codes, as the `grpc_code` label spells them. */

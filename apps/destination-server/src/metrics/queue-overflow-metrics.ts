@@ -1,6 +1,6 @@
 import type { CounterMetric, MetricsRegistry } from "@destination/core";
 
-/** The per-stream queue overflow counters (api.md §8); upstream's names have no `_total`. */
+/** The per-stream queue overflow counters (README "Metrics"); upstream's names have no `_total`. */
 export interface QueueOverflowMetrics {
   readonly endpoints: CounterMetric;
   readonly profiles: CounterMetric;

@@ -3,9 +3,9 @@ import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination
 import type { ServerLogger } from "../logging/server-logger.js";
 
 /**
- * Translation for a remote cluster's endpoints (api.md §3.8): the local config (controller
- * namespace included) with the remote cluster's trust domain. One per linked cluster, so
- * streams of that cluster share translated messages as local streams do.
+ * Translation for a remote cluster's endpoints (README "Remote discovery flow"): the local config
+ * (controller namespace included) with the remote cluster's trust domain. One per linked
+ * cluster, so streams of that cluster share translated messages as local streams do.
  */
 export class RemoteTranslations {
   readonly #byCluster = new WeakMap<RemoteCluster, EndpointTranslation>();

@@ -1,6 +1,6 @@
 import { goQuote, splitHostPort } from "@destination/go-compat";
 
-/** An authority (`GetDestination.path`) split into host and port (api.md §2.3). */
+/** An authority (`GetDestination.path`) split into host and port (README "Authorities"). */
 export interface Authority {
   readonly host: string;
   readonly port: number;

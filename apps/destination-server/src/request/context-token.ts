@@ -1,6 +1,6 @@
 import type { Logger } from "@destination/core";
 
-/** The caller context a proxy sends in `GetDestination.context_token` (api.md §2.2). */
+/** The caller context a proxy sends in `GetDestination.context_token` (README "Context token"). */
 export interface ContextToken {
   readonly ns: string;
   readonly nodeName: string;
@@ -52,7 +52,7 @@ function decodeJson(
 }
 
 /**
- * Parses a context token; never fails (api.md §2.2): JSON (case-insensitive keys), else the
+ * Parses a context token; never fails the request: JSON (case-insensitive keys), else the
  * legacy `ns:<namespace>` form with a warning, else an error log and whatever JSON decoded.
  */
 export function parseContextToken(text: string, logger: Logger): ContextToken {

@@ -1,5 +1,5 @@
-// IP literals as Go's `net.ParseIP` reads them (api.md §2.4). Node's address grammar is Go's
-// (no leading zeros in IPv4 octets, embedded IPv4 only in the last 32 bits, one `::` that
+// IP literals as Go's `net.ParseIP` reads them (README "Authorities"). Node's address grammar is
+// Go's (no leading zeros in IPv4 octets, embedded IPv4 only in the last 32 bits, one `::` that
 // stands for at least one group) except that it accepts zones, which Go's ParseIP refuses.
 import { isIP } from "node:net";
 import { canonicalIp } from "@destination/core";

@@ -35,7 +35,7 @@ describe("routeGet", () => {
     });
   });
 
-  it("answers Invalid authority for bad authorities and names (capital I, Q14)", () => {
+  it("answers Invalid authority, capitalised as upstream's Get does, for bad authorities and names", () => {
     for (const path of ["web:0", "web:x", "::1", "web.ns:80", "a.b.svc.cluster.local.:80"]) {
       expect(failure(() => routeGet(path, DOMAIN))).toEqual({
         code: status.INVALID_ARGUMENT,
@@ -110,7 +110,7 @@ describe("routeGetProfile", () => {
     });
   });
 
-  it("quotes authority errors with Go %q (lower-case invalid, Q14)", () => {
+  it("quotes authority errors with Go %q, lower-case invalid as upstream's GetProfile does", () => {
     expect(failure(() => routeGetProfile("web:0", DOMAIN, none))).toEqual({
       code: status.INVALID_ARGUMENT,
       details: 'invalid authority: "web:0": "invalid port 0"',

@@ -10,7 +10,7 @@ export interface ServiceRef {
   readonly name: string;
 }
 
-/** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (api.md §3.1). */
+/** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (README "Get dispatch"). */
 export interface GetRoute {
   readonly service: ServiceRef;
   readonly port: number;
@@ -18,7 +18,7 @@ export interface GetRoute {
   readonly instance: string;
 }
 
-/** Where a `GetProfile` goes (api.md §4.1). */
+/** Where a `GetProfile` goes (README "GetProfile dispatch"). */
 export type ProfileRoute =
   | { readonly kind: "service"; readonly service: ServiceRef; readonly fqn: string; port: number }
   | { readonly kind: "ip"; readonly ip: string; readonly port: number }
@@ -31,7 +31,10 @@ export type ProfileRoute =
 
 const invalid = (details: string) => new StatusError(status.INVALID_ARGUMENT, details);
 
-/** Routes a Get, or throws the StatusError of api.md §2.6 (capitalised "Invalid", Q14). */
+/**
+ * Routes a Get, or throws its StatusError (README "Errors"; "Invalid authority" is capitalised
+ * in Get, as upstream).
+ */
 export function routeGet(path: string, clusterDomain: string): GetRoute {
   let authority: { host: string; port: number };
   try {
@@ -57,7 +60,7 @@ export function routeGet(path: string, clusterDomain: string): GetRoute {
 }
 
 /**
- * Routes a GetProfile, or throws the StatusError of api.md §2.6 (lower-case "invalid" and Go
+ * Routes a GetProfile, or throws its StatusError (README "Errors"; lower-case "invalid" and Go
  * `%q` quoting). `servicesByClusterIp` answers which Services own a cluster IP.
  */
 export function routeGetProfile(

@@ -1,4 +1,7 @@
-/** A Kubernetes service authority (api.md §2.5), with the StatefulSet-style instance if any. */
+/**
+ * A Kubernetes service authority (README "Authorities"), with the StatefulSet-style instance if
+ * any.
+ */
 export interface ServiceName {
   readonly namespace: string;
   readonly name: string;

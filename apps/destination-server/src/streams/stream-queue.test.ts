@@ -124,7 +124,7 @@ describe("StreamQueue", () => {
   });
 });
 
-describe("StreamQueue sources (federated streams, api.md §6)", () => {
+describe("StreamQueue sources (one per federated member)", () => {
   it("gives each source its own capacity over one ordered writer; any overflow ends it all", () => {
     const call = new FakeCall(1);
     const { queue, events } = queueOn(call, 2);

@@ -11,7 +11,7 @@ export interface StreamQueueOptions<T> {
   /** Messages held while the transport is backed up (`--stream-queue-capacity`). */
   readonly capacity: number;
   readonly encode: (message: T) => Uint8Array;
-  /** The first refused message: the stream has fallen behind and must end (api.md §6). */
+  /** The first refused message: the stream has fallen behind and must end (with status OK). */
   readonly onOverflow: () => void;
   /** Every refused message, the first included. */
   readonly onRefused?: () => void;
@@ -31,7 +31,7 @@ export interface QueueSource<T> {
  * backpressure they wait here, and when `capacity` are waiting the stream has fallen behind:
  * the message is refused, the queue empties and `onOverflow` runs once.
  *
- * A federated stream has several producers (api.md §6): each gets a `source()` with a capacity
+ * A federated stream has several producers (one per member): each gets a `source()` with a capacity
  * of its own, all share this one serialised writer, and any source's overflow ends the stream.
  */
 export class StreamQueue<T> {

@@ -26,7 +26,7 @@ export class OpenStreams {
     this.#sessions.delete(session);
   }
 
-  /** Ends every open stream with OK and refuses new ones (api.md §6, shutdown). */
+  /** Ends every open stream with OK and refuses new ones (README "Startup and shutdown"). */
   endAll(): void {
     this.#closed = true;
     for (const session of [...this.#sessions]) session.end("shutdown");
@@ -110,7 +110,7 @@ export class StreamSession<T extends object> {
     }
   }
 
-  /** Ends the call with an error status (api.md §2.6). */
+  /** Ends the call with an error status (README "Errors"). */
   fail(error: StatusError): void {
     if (!this.#finish(error.code, "failed")) return;
     this.#logger.debug("request refused", { code: error.code, details: error.details });

@@ -49,7 +49,7 @@ export async function stats(worker: Worker, heapSnapshot?: string): Promise<Work
   return reply.stats;
 }
 
-/** Overflow counters of all three stream kinds (api.md §8). */
+/** The server's overflow counters of all three stream kinds (Get, profile, endpoint profile). */
 export async function overflows(adminPort: number): Promise<number> {
   const text = await metricsText(adminPort);
   return (
