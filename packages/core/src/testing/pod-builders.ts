@@ -1,0 +1,143 @@
+// Pods and the objects that own them, as plain JSON the way an API server lists them.
+
+import type { ContainerPort, Pod } from "../objects/core.js";
+import type { OwnerReference, PartialObjectMetadata } from "../objects/meta.js";
+
+/** The namespace every builder puts its object in unless told otherwise. */
+export const NS = "ns";
+
+/** The env of a `linkerd-proxy` container, as injected by the `linkerd` control plane. */
+export const PROXY_ENV = [
+  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
+  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
+];
+
+export interface PodOptions {
+  namespace?: string;
+  /** Pod IP(s): default 10.0.0.1; `""` for a pod the kubelet has not started. */
+  ip?: string | string[];
+  /** Default `Running`. */
+  phase?: string;
+  /** Ports of the `app` container; default `http` → 8080. */
+  ports?: ContainerPort[];
+  /** Ports of an init (sidecar) container. */
+  initPorts?: ContainerPort[];
+  nodeName?: string;
+  hostIp?: string;
+  hostNetwork?: boolean;
+  /** Default `{ app: "web" }`. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  /** A ReplicaSet parent (an owner reference); `replicaSet(…)` builds the ReplicaSet itself. */
+  replicaSet?: string;
+  deletionTimestamp?: string;
+  serviceAccountName?: string;
+  /**
+   * Injected by the `linkerd` control plane: the `linkerd.io/control-plane-ns` label and a
+   * `linkerd-proxy` container with PROXY_ENV.
+   */
+  meshed?: boolean;
+}
+
+export function pod(name: string, options: PodOptions = {}): Pod {
+  const ips = options.ip ?? "10.0.0.1";
+  const owners = [
+    ...(options.ownerReferences ?? []),
+    ...(options.replicaSet
+      ? [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: options.replicaSet }]
+      : []),
+  ];
+  const labels = options.labels ?? { app: "web" };
+  return {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name,
+      namespace: options.namespace ?? NS,
+      labels: options.meshed ? { "linkerd.io/control-plane-ns": "linkerd", ...labels } : labels,
+      ...(options.annotations ? { annotations: options.annotations } : {}),
+      ...(owners.length > 0 ? { ownerReferences: owners } : {}),
+      ...(options.deletionTimestamp ? { deletionTimestamp: options.deletionTimestamp } : {}),
+    },
+    spec: {
+      ...(options.nodeName === undefined ? {} : { nodeName: options.nodeName }),
+      ...(options.serviceAccountName === undefined
+        ? {}
+        : { serviceAccountName: options.serviceAccountName }),
+      ...(options.hostNetwork ? { hostNetwork: true } : {}),
+      containers: [
+        { name: "app", ports: options.ports ?? [{ name: "http", containerPort: 8080 }] },
+        ...(options.meshed ? [{ name: "linkerd-proxy", env: PROXY_ENV }] : []),
+      ],
+      ...(options.initPorts
+        ? { initContainers: [{ name: "sidecar", ports: options.initPorts }] }
+        : {}),
+    },
+    status: {
+      phase: options.phase ?? "Running",
+      ...(typeof ips === "string"
+        ? ips
+          ? { podIP: ips, podIPs: [{ ip: ips }] }
+          : {}
+        : { podIP: ips[0] ?? "", podIPs: ips.map((ip) => ({ ip })) }),
+      ...(options.hostIp ? { hostIP: options.hostIp, hostIPs: [{ ip: options.hostIp }] } : {}),
+    },
+  };
+}
+
+export interface MeshedPodOptions {
+  annotations?: Record<string, string>;
+  labels?: Record<string, string>;
+  /** The proxy's env; default PROXY_ENV. */
+  env?: { name: string; value?: string }[];
+  serviceAccountName?: string;
+}
+
+/**
+ * A pod injected by the `linkerd` control plane, as a translator reads it: metadata and spec only
+ * (no status), in namespace NS, with the usual proxy env.
+ */
+export function meshedPod(name: string, extra: MeshedPodOptions = {}): Pod {
+  return {
+    metadata: {
+      name,
+      namespace: NS,
+      labels: { "linkerd.io/control-plane-ns": "linkerd", ...extra.labels },
+      ...(extra.annotations ? { annotations: extra.annotations } : {}),
+    },
+    spec: {
+      serviceAccountName: extra.serviceAccountName ?? "serviceaccount-name",
+      containers: [
+        { name: "app", ports: [{ name: "http", containerPort: 8080 }] },
+        { name: "linkerd-proxy", env: extra.env ?? PROXY_ENV },
+      ],
+    },
+  };
+}
+
+/** A pod with no proxy, as a translator reads it (metadata and spec only). */
+export function unmeshedPod(name: string, annotations?: Record<string, string>): Pod {
+  return {
+    metadata: { name, namespace: NS, ...(annotations ? { annotations } : {}) },
+    spec: { serviceAccountName: "serviceaccount-name", containers: [{ name: "app" }] },
+  };
+}
+
+/** A ReplicaSet owned by a Deployment, so pods naming it resolve to `deployment/<deployment>`. */
+export function replicaSet(
+  name: string,
+  deployment: string,
+  options: { namespace?: string } = {},
+): PartialObjectMetadata {
+  return {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: {
+      name,
+      namespace: options.namespace ?? NS,
+      ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment }],
+    },
+  };
+}
