@@ -1,17 +1,8 @@
 import type { KubeObject, PartialObjectMetadata, Pod } from "@destination/core";
+import { NS, podEndpoint, server, service, slice } from "@destination/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  harness,
-  LOCAL_KEY,
-  NS,
-  podEndpoint,
-  type RecordingListener,
-  server,
-  service,
-  slice,
-  WEB,
-} from "./test-fixtures.js";
+import { harness, LOCAL_KEY, type RecordingListener, WEB } from "./test-fixtures.js";
 
 /** One object's life: its versions in order, `null` for a deletion. */
 interface ObjectHistory {
@@ -135,7 +126,7 @@ const histories = fc.tuple(
   simpleHistory(
     "Server",
     "db-opaque",
-    () => server("db-opaque", 8080, "opaque", { matchLabels: { tier: "db" } }),
+    () => server("db-opaque", { port: 8080, podSelector: { tier: "db" } }),
     true,
   ),
   simpleHistory("Service", "web", () => service("web"), true),
