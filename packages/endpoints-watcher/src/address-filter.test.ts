@@ -1,14 +1,10 @@
 import type { Node } from "@destination/core";
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import { node as buildNode, NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
 import { harness, LOCAL_KEY } from "./test-fixtures.js";
 
 function node(name: string, zone: string): Node {
-  return {
-    apiVersion: "v1",
-    kind: "Node",
-    metadata: { name, labels: { "topology.kubernetes.io/zone": zone } },
-  };
+  return buildNode(name, { zone });
 }
 
 const ON_NODE_1 = { ...LOCAL_KEY, nodeName: "node-1" };

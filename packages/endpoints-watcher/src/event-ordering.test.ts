@@ -1,5 +1,7 @@
 import type { ExternalWorkload, PartialObjectMetadata } from "@destination/core";
 import {
+  externalWorkload as buildExternalWorkload,
+  replicaSet as buildReplicaSet,
   endpointsObject,
   NS,
   pod,
@@ -13,32 +15,18 @@ import { harness } from "./test-fixtures.js";
 
 const RS = { kind: "ReplicaSet", name: "web-7d4f" };
 
-function replicaSet(owner: { kind: string; name: string } | null): PartialObjectMetadata {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: {
-      name: RS.name,
-      namespace: NS,
-      ownerReferences: owner === null ? null : [{ apiVersion: "apps/v1", ...owner, uid: "d1" }],
-    },
-  };
+/** The ReplicaSet RS, owned by Deployment `deployment`. */
+function replicaSet(deployment: string): PartialObjectMetadata {
+  return buildReplicaSet(RS.name, deployment, { ownerUid: "d1" });
 }
 
 function externalWorkload(name: string, ip: string): ExternalWorkload {
-  return {
-    apiVersion: "workload.linkerd.io/v1beta1",
-    kind: "ExternalWorkload",
-    metadata: { name, namespace: NS, labels: { app: "web" } },
-    spec: {
-      meshTLS: {
-        identity: "spiffe://root.linkerd.cluster.local/vm",
-        serverName: "vm.cluster.local",
-      },
-      workloadIPs: [{ ip }],
-      ports: [{ name: "http", port: 8080 }],
-    },
-  } as ExternalWorkload;
+  return buildExternalWorkload(name, {
+    ip,
+    labels: { app: "web" },
+    ports: [{ name: "http", port: 8080 }],
+    meshTLS: { identity: "spiffe://root.linkerd.cluster.local/vm", serverName: "vm.cluster.local" },
+  });
 }
 
 describe("event ordering: every order of the same objects ends in the same addresses", () => {
@@ -95,14 +83,14 @@ describe("event ordering: every order of the same objects ends in the same addre
     const before = listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address;
     expect([before?.ownerKind, before?.ownerName]).toEqual(["replicaset", RS.name]);
 
-    h.cluster.apply(replicaSet({ kind: "Deployment", name: "web" }));
+    h.cluster.apply(replicaSet("web"));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     const after = listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address;
     expect([after?.ownerKind, after?.ownerName]).toEqual(["deployment", "web"]);
 
     // Status churn on the ReplicaSet (same owner) announces nothing.
     h.cluster.apply({
-      ...replicaSet({ kind: "Deployment", name: "web" }),
+      ...replicaSet("web"),
       status: { replicas: 2 },
     });
     expect(listener.take()).toEqual([]);

@@ -1,24 +1,24 @@
 import type { ExternalWorkload, Server } from "@destination/core";
-import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
+import {
+  externalWorkload as buildExternalWorkload,
+  NS,
+  pod,
+  podEndpoint,
+  server,
+  service,
+  slice,
+} from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
 import { harness, WEB } from "./test-fixtures.js";
 
 function externalWorkload(name: string, ip: string): ExternalWorkload {
-  return {
-    apiVersion: "workload.linkerd.io/v1beta1",
-    kind: "ExternalWorkload",
-    metadata: {
-      name,
-      namespace: NS,
-      labels: { app: "legacy" },
-      ownerReferences: [{ kind: "VMGroup", name: "legacy-vms" }],
-    },
-    spec: {
-      meshTLS: { identity: "spiffe://legacy", serverName: "legacy" },
-      ports: [{ name: "http", port: 8080 }],
-      workloadIPs: [{ ip }],
-    },
-  };
+  return buildExternalWorkload(name, {
+    ip,
+    labels: { app: "legacy" },
+    owner: { kind: "VMGroup", name: "legacy-vms" },
+    ports: [{ name: "http", port: 8080 }],
+    meshTLS: { identity: "spiffe://legacy", serverName: "legacy" },
+  });
 }
 
 describe("slice conversion", () => {

@@ -15,6 +15,7 @@ export const PROXY_ENV = [
 
 export interface PodOptions {
   namespace?: string;
+  uid?: string;
   /** Pod IP(s): default 10.0.0.1; `""` for a pod the kubelet has not started. */
   ip?: string | string[];
   /** Default `Running`. */
@@ -51,6 +52,7 @@ export function pod(name: string, options: PodOptions = {}): Pod {
       ? Object.assign({ "linkerd.io/control-plane-ns": "linkerd" }, labels)
       : labels,
   };
+  if (options.uid !== undefined) metadata.uid = options.uid;
   if (options.annotations) metadata.annotations = options.annotations;
   if (options.ownerReferences) metadata.ownerReferences = options.ownerReferences;
   if (options.replicaSet) {
@@ -126,19 +128,20 @@ export function unmeshedPod(name: string, annotations?: Record<string, string>):
   };
 }
 
-/** A ReplicaSet owned by a Deployment, so pods naming it resolve to `deployment/<deployment>`. */
+/**
+ * A ReplicaSet owned by a Deployment, so pods naming it resolve to `deployment/<deployment>`; with
+ * no Deployment (`null`), pods naming it resolve to the ReplicaSet itself.
+ */
 export function replicaSet(
   name: string,
-  deployment: string,
-  options: { namespace?: string } = {},
+  deployment: string | null,
+  options: { namespace?: string; ownerUid?: string } = {},
 ): PartialObjectMetadata {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: {
-      name,
-      namespace: options.namespace ?? NS,
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment }],
-    },
-  };
+  const metadata: PartialObjectMetadata["metadata"] = { name, namespace: options.namespace ?? NS };
+  if (deployment !== null) {
+    const owner: OwnerReference = { apiVersion: "apps/v1", kind: "Deployment", name: deployment };
+    if (options.ownerUid !== undefined) owner.uid = options.ownerUid;
+    metadata.ownerReferences = [owner];
+  }
+  return { apiVersion: "apps/v1", kind: "ReplicaSet", metadata };
 }
