@@ -1,13 +1,10 @@
 import type { Node } from "@destination/core";
+import { node as buildNode, NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY, NS, pod, podEndpoint, service, slice } from "./test-fixtures.js";
+import { harness, LOCAL_KEY } from "./test-fixtures.js";
 
 function node(name: string, zone: string): Node {
-  return {
-    apiVersion: "v1",
-    kind: "Node",
-    metadata: { name, labels: { "topology.kubernetes.io/zone": zone } },
-  };
+  return buildNode(name, { zone });
 }
 
 const ON_NODE_1 = { ...LOCAL_KEY, nodeName: "node-1" };
@@ -17,7 +14,7 @@ describe("filter pipeline", () => {
   it("an instance subscription sees only that hostname, with or without endpoint filtering", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    for (const n of [0, 1, 2]) h.cluster.apply(pod(`web-${n}`, `10.0.0.${n + 1}`));
+    for (const n of [0, 1, 2]) h.cluster.apply(pod(`web-${n}`, { ip: `10.0.0.${n + 1}` }));
     h.cluster.apply(
       slice("web-a", "web", [
         podEndpoint("web-0", "10.0.0.1", { hostname: "web-0" }),
@@ -36,9 +33,9 @@ describe("filter pipeline", () => {
   it("internalTrafficPolicy Local keeps only pods on the subscriber's node, with no fallback and no hints", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
-    h.cluster.apply(service("web", undefined, { internalTrafficPolicy: "Local" }));
-    h.cluster.apply(pod("web-1", "10.0.0.1", { nodeName: "node-1" }));
-    h.cluster.apply(pod("web-2", "10.0.0.2", { nodeName: "node-2" }));
+    h.cluster.apply(service("web", { internalTrafficPolicy: "Local" }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", nodeName: "node-1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2", nodeName: "node-2" }));
     h.cluster.apply(
       slice("web-a", "web", [
         podEndpoint("web-1", "10.0.0.1", { forZones: ["zone-b"] }),
@@ -49,7 +46,7 @@ describe("filter pipeline", () => {
     const local = h.listen({ key: ON_NODE_1 });
     expect(local.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     // Nobody on the node: nothing at all.
-    h.cluster.apply(pod("web-1", "10.0.0.1", { nodeName: "node-2" }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", nodeName: "node-2" }));
     h.cluster.resync();
     expect(local.take()).toEqual([{ remove: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     // Remote discovery ignores the policy.
@@ -60,7 +57,7 @@ describe("filter pipeline", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));
-    for (const n of [1, 2, 3]) h.cluster.apply(pod(`web-${n}`, `10.0.0.${n}`));
+    for (const n of [1, 2, 3]) h.cluster.apply(pod(`web-${n}`, { ip: `10.0.0.${n}` }));
     const hinted = (zone1: string) =>
       slice("web-a", "web", [
         podEndpoint("web-1", "10.0.0.1", { forZones: [zone1] }),
@@ -94,8 +91,8 @@ describe("filter pipeline", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(
       slice("web-a", "web", [
         podEndpoint("web-1", "10.0.0.1", { forZones: ["zone-a"] }),
@@ -128,8 +125,8 @@ describe("filter pipeline", () => {
     for (const enableIPv6 of [true, false]) {
       const h = harness({ enableIPv6 });
       h.cluster.apply(service("web"));
-      h.cluster.apply(pod("web-1", ["10.0.0.1", "fd00::1"]));
-      h.cluster.apply(pod("web-2", "10.0.0.2"));
+      h.cluster.apply(pod("web-1", { ip: ["10.0.0.1", "fd00::1"] }));
+      h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
       h.cluster.apply(
         slice("web-v4", "web", [
           podEndpoint("web-1", "10.0.0.1"),
@@ -153,7 +150,7 @@ describe("filter pipeline", () => {
     const h = harness();
     h.cluster.apply(node("node-1", "zone-a"));
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", ["10.0.0.1", "fd00::1"]));
+    h.cluster.apply(pod("web-1", { ip: ["10.0.0.1", "fd00::1"] }));
     h.cluster.apply(
       slice("web-v4", "web", [podEndpoint("web-1", "10.0.0.1", { forZones: ["zone-a"] })]),
     );

@@ -1,12 +1,13 @@
+import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { harness, NS, pod, podEndpoint, server, service, slice } from "./test-fixtures.js";
+import { harness } from "./test-fixtures.js";
 
 /** web-1 (app=web) and web-2 (app=web, track=canary), port 8080 named "http". */
 function twoPods() {
   const h = harness();
   h.cluster.apply(service("web"));
-  h.cluster.apply(pod("web-1", "10.0.0.1"));
-  h.cluster.apply(pod("web-2", "10.0.0.2", { labels: { app: "web", track: "canary" } }));
+  h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+  h.cluster.apply(pod("web-2", { ip: "10.0.0.2", labels: { app: "web", track: "canary" } }));
   h.cluster.apply(
     slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1"), podEndpoint("web-2", "10.0.0.2")]),
   );
@@ -18,7 +19,7 @@ describe("Server-driven opacity", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(server("opaque-web", 8080, "opaque"));
+    h.cluster.apply(server("opaque-web", { port: 8080, podSelector: { app: "web" } }));
     expect(listener.take()).toEqual([
       { add: ["ns/web-1/IPv4 10.0.0.1:8080 opaque", "ns/web-2/IPv4 10.0.0.2:8080 opaque"] },
     ]);
@@ -35,8 +36,12 @@ describe("Server-driven opacity", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(server("elsewhere", 8080, "opaque", { matchLabels: { app: "web" } }, "other"));
-    h.cluster.apply(server("elsewhere", "http", "opaque", {}, "other"));
+    h.cluster.apply(
+      server("elsewhere", { port: 8080, podSelector: { app: "web" }, namespace: "other" }),
+    );
+    h.cluster.apply(
+      server("elsewhere", { port: "http", podLabelSelector: {}, namespace: "other" }),
+    );
     h.cluster.delete("Server", "other", "elsewhere");
     expect(listener.take()).toEqual([]);
   });
@@ -45,23 +50,33 @@ describe("Server-driven opacity", () => {
     const h = twoPods();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(server("canary", "http", "opaque", { matchLabels: { track: "canary" } }));
+    h.cluster.apply(server("canary", { port: "http", podSelector: { track: "canary" } }));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080 opaque"] }]);
     // Another port name, or a non-opaque protocol, selects nothing that flips.
-    h.cluster.apply(server("canary", "admin", "opaque", { matchLabels: { track: "canary" } }));
+    h.cluster.apply(server("canary", { port: "admin", podSelector: { track: "canary" } }));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
-    h.cluster.apply(server("canary-http", 8080, "HTTP/2", { matchLabels: { track: "canary" } }));
+    h.cluster.apply(
+      server("canary-http", {
+        port: 8080,
+        proxyProtocol: "HTTP/2",
+        podSelector: { track: "canary" },
+      }),
+    );
     expect(listener.take()).toEqual([]);
   });
 
   it("a non-opaque Server's update keeps the opacity another opaque Server grants", () => {
     const h = twoPods();
-    h.cluster.apply(server("a-opaque", 8080, "opaque"));
-    h.cluster.apply(server("b-http", 8080, "HTTP/1"));
+    h.cluster.apply(server("a-opaque", { port: 8080, podSelector: { app: "web" } }));
+    h.cluster.apply(
+      server("b-http", { port: 8080, proxyProtocol: "HTTP/1", podSelector: { app: "web" } }),
+    );
     const listener = h.listen();
     listener.take();
     // Upstream took B's word alone and cleared the flag until the next resync.
-    h.cluster.apply(server("b-http", 8080, "HTTP/2"));
+    h.cluster.apply(
+      server("b-http", { port: 8080, proxyProtocol: "HTTP/2", podSelector: { app: "web" } }),
+    );
     expect(listener.take()).toEqual([]);
     expect(listener.holds()).toEqual([
       "ns/web-1/IPv4 10.0.0.1:8080 opaque",
@@ -71,12 +86,12 @@ describe("Server-driven opacity", () => {
 
   it("opacity turns off again when the opaque Server stops selecting the workload", () => {
     const h = twoPods();
-    h.cluster.apply(server("a-opaque", 8080, "opaque"));
+    h.cluster.apply(server("a-opaque", { port: 8080, podSelector: { app: "web" } }));
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(server("a-opaque", 8080, "opaque", { matchLabels: { track: "canary" } }));
+    h.cluster.apply(server("a-opaque", { port: 8080, podSelector: { track: "canary" } }));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
-    h.cluster.apply(server("a-opaque", 8080, "opaque", { matchLabels: { app: "none" } }));
+    h.cluster.apply(server("a-opaque", { port: 8080, podSelector: { app: "none" } }));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
@@ -85,7 +100,10 @@ describe("Server-driven opacity", () => {
     const listener = h.listen();
     listener.take();
     h.cluster.apply(
-      server("broken", 8080, "opaque", { matchExpressions: [{ key: "app", operator: "Near" }] }),
+      server("broken", {
+        port: 8080,
+        podLabelSelector: { matchExpressions: [{ key: "app", operator: "Near" }] },
+      }),
     );
     expect(listener.take()).toEqual([]);
     expect(h.logger.messages("warn")).toContain("Server with an invalid selector skipped");

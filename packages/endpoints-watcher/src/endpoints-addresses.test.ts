@@ -1,15 +1,6 @@
+import { endpointsObject, NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import {
-  endpointsObject,
-  harness,
-  NS,
-  pod,
-  podEndpoint,
-  SERIES,
-  servedWeb,
-  service,
-  slice,
-} from "./test-fixtures.js";
+import { harness, SERIES, servedWeb } from "./test-fixtures.js";
 
 const podRef = (name: string) => ({ kind: "Pod", namespace: NS, name });
 
@@ -35,8 +26,8 @@ describe("Endpoints mode", () => {
 
     const modern = harness();
     modern.cluster.apply(service("web"));
-    modern.cluster.apply(pod("web-1", "10.0.0.1"));
-    modern.cluster.apply(pod("web-2", "10.0.0.2"));
+    modern.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    modern.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     const modernListener = modern.listen();
     modern.cluster.apply(endpoints);
     modern.cluster.apply(webSlice);
@@ -129,7 +120,7 @@ describe("Endpoints mode", () => {
     );
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(service("web", [{ name: "alt", port: 80 }]));
+    h.cluster.apply(service("web", { ports: [{ name: "alt", port: 80 }] }));
     expect(listener.take()).toEqual([
       { add: ["ns/web-1/ 10.0.0.1:9090"] },
       { remove: ["ns/web-1/ 10.0.0.1:8080"] },
@@ -143,8 +134,10 @@ describe("Endpoints mode", () => {
         "web",
         [{ addresses: [{ ip: "10.1.0.9" }], ports: [{ name: "http", port: 8080 }] }],
         {
-          "mirror.linkerd.io/remote-gateway-identity": "gw.remote",
-          "mirror.linkerd.io/remote-svc-fq-name": "web.ns.svc.cluster.remote",
+          annotations: {
+            "mirror.linkerd.io/remote-gateway-identity": "gw.remote",
+            "mirror.linkerd.io/remote-svc-fq-name": "web.ns.svc.cluster.remote",
+          },
         },
       ),
     );

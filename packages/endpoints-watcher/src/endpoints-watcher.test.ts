@@ -4,23 +4,11 @@ import {
   InMemoryMetrics,
   InvalidServiceError,
 } from "@destination/core";
+import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
 import { EndpointsWatcher } from "./endpoints-watcher.js";
-import {
-  harness,
-  LOCAL_KEY,
-  NS,
-  pod,
-  podEndpoint,
-  RecordingListener,
-  SERIES,
-  servedWeb,
-  server,
-  service,
-  slice,
-  WEB,
-} from "./test-fixtures.js";
+import { harness, LOCAL_KEY, RecordingListener, SERIES, servedWeb, WEB } from "./test-fixtures.js";
 
 /** web:80 → "http" → 8080, pod web-1 in slice web-a. */
 const served = () => servedWeb({ pods: 1, slices: 1 });
@@ -31,16 +19,18 @@ describe("EndpointsWatcher", () => {
     const listener = h.listen();
     listener.take();
     h.watcher.stop();
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
-    h.cluster.apply(server("opaque", 8080, "opaque"));
+    h.cluster.apply(server("opaque", { port: 8080, podSelector: { app: "web" } }));
     h.cluster.delete("Service", NS, "web");
     expect(listener.take()).toEqual([]);
   });
 
   it("subscribing to a cached ExternalName Service throws InvalidServiceError and registers nothing", () => {
     const h = harness();
-    h.cluster.apply(service("ext", [], { type: "ExternalName", externalName: "example.com" }));
+    h.cluster.apply(
+      service("ext", { ports: [], type: "ExternalName", externalName: "example.com" }),
+    );
     const ext = { namespace: NS, name: "ext" };
     const listener = new RecordingListener();
     const subscribe = () => h.watcher.subscribe(ext, 80, LOCAL_KEY, listener);
@@ -76,7 +66,7 @@ describe("EndpointsWatcher", () => {
     const listener = h.listen();
     expect(listener.take()).toEqual([]);
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     expect(listener.take()).toEqual([]);
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
@@ -99,8 +89,8 @@ describe("EndpointsWatcher", () => {
 
   it("a listener calling back into the watcher is never re-entered; its calls run after the current event", () => {
     const h = served();
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
-    h.cluster.apply(pod("web-3", "10.0.0.3"));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
+    h.cluster.apply(pod("web-3", { ip: "10.0.0.3" }));
     const late = new RecordingListener();
     const log: string[] = [];
     let depth = 0;
@@ -156,7 +146,7 @@ describe("EndpointsWatcher", () => {
       remove() {},
     };
     h.watcher.subscribe(WEB, 80, LOCAL_KEY, failing);
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
     expect(h.logger.messages("error")).toContain("endpoints listener failed on add");
@@ -188,7 +178,7 @@ describe("EndpointsWatcher metrics", () => {
     expect(h.metrics.value("endpoints_pods", instanceSeries)).toBe(0);
     expect(h.metrics.value("endpoints_exists", SERIES)).toBe(1);
 
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")]));
     expect(h.metrics.value("endpoints_updates", SERIES)).toBe(1);
     expect(h.metrics.value("endpoints_pods", SERIES)).toBe(2);

@@ -1,17 +1,16 @@
 import type { KubeObject, PartialObjectMetadata, Pod } from "@destination/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
 import {
-  harness,
-  LOCAL_KEY,
+  replicaSet as buildReplicaSet,
   NS,
+  pod,
   podEndpoint,
-  type RecordingListener,
   server,
   service,
   slice,
-  WEB,
-} from "./test-fixtures.js";
+} from "@destination/core/testing";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { harness, LOCAL_KEY, type RecordingListener, WEB } from "./test-fixtures.js";
 
 /** One object's life: its versions in order, `null` for a deletion. */
 interface ObjectHistory {
@@ -26,37 +25,20 @@ const SLICE_OF_POD = (i: number) => (i % 2 === 0 ? "web-a" : "web-b");
 
 function podVersion(i: number, generation: number, owner: string | null, tier: boolean): Pod {
   const name = PODS[i] as string;
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: NS,
-      uid: `${name}-uid-${generation}`,
-      labels: tier ? { app: "web", tier: "db" } : { app: "web" },
-      ownerReferences:
-        owner === null
-          ? null
-          : [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: owner, uid: owner }],
-    },
-    spec: { containers: [{ name: "app", ports: [{ name: "http", containerPort: 8080 }] }] },
-    status: { phase: "Running", podIP: `10.0.0.${i + 1}`, podIPs: [{ ip: `10.0.0.${i + 1}` }] },
-  };
+  return pod(name, {
+    uid: `${name}-uid-${generation}`,
+    ip: `10.0.0.${i + 1}`,
+    labels: tier ? { app: "web", tier: "db" } : { app: "web" },
+    ...(owner === null
+      ? {}
+      : {
+          ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: owner, uid: owner }],
+        }),
+  });
 }
 
 function replicaSet(name: string, deployment: string | null): PartialObjectMetadata {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: {
-      name,
-      namespace: NS,
-      ownerReferences:
-        deployment === null
-          ? null
-          : [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment, uid: deployment }],
-    },
-  };
+  return buildReplicaSet(name, deployment, deployment === null ? {} : { ownerUid: deployment });
 }
 
 const podHistory = (i: number) =>
@@ -135,7 +117,7 @@ const histories = fc.tuple(
   simpleHistory(
     "Server",
     "db-opaque",
-    () => server("db-opaque", 8080, "opaque", { matchLabels: { tier: "db" } }),
+    () => server("db-opaque", { port: 8080, podSelector: { tier: "db" } }),
     true,
   ),
   simpleHistory("Service", "web", () => service("web"), true),

@@ -1,18 +1,7 @@
 import type { AddressSetEntry } from "@destination/core";
+import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import {
-  harness,
-  LOCAL_KEY,
-  NS,
-  pod,
-  podEndpoint,
-  RecordingListener,
-  SERIES,
-  servedWeb,
-  service,
-  slice,
-  WEB,
-} from "./test-fixtures.js";
+import { harness, LOCAL_KEY, RecordingListener, SERIES, servedWeb, WEB } from "./test-fixtures.js";
 
 /** web:80 → "http" → 8080, pods web-1 and web-2, only web-1 in slice web-a. */
 const oneSlice = () => servedWeb({ pods: 2, slices: 1 });
@@ -45,7 +34,7 @@ describe("filtered listener group", () => {
     h.cluster.apply(service("web"));
     h.cluster.apply(slice("web-a", "web", []));
     expect(h.listen().take()).toEqual([]);
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     expect(h.listen({ key: { ...LOCAL_KEY, hostname: "web-0" } }).take()).toEqual([]);
   });
@@ -77,7 +66,7 @@ describe("filtered listener group", () => {
     );
     expect(listener.take()).toEqual([]);
 
-    h.cluster.apply(pod("web-1", "10.0.0.1", { labels: { app: "web", rev: "2" } }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", labels: { app: "web", rev: "2" } }));
     h.cluster.resync();
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
   });
@@ -124,7 +113,7 @@ describe("filtered listener group", () => {
     // A newer pod object in the cache (a status change, which alone is not announced) must
     // not leak into the removal.
     h.cluster.apply({
-      ...pod("web-1", "10.0.0.1"),
+      ...pod("web-1", { ip: "10.0.0.1" }),
       status: { phase: "Running", podIP: "10.0.0.1", hostIP: "192.168.0.1" },
     });
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-2", "10.0.0.2")]));

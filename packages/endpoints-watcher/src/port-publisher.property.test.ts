@@ -1,15 +1,8 @@
 import type { AddressSetEntry } from "@destination/core";
+import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  harness,
-  NS,
-  pod,
-  podEndpoint,
-  type RecordingListener,
-  service,
-  slice,
-} from "./test-fixtures.js";
+import { harness, type RecordingListener } from "./test-fixtures.js";
 
 type Family = "IPv4" | "IPv6";
 
@@ -119,7 +112,7 @@ describe("slice bookkeeping, property", () => {
           const h = harness({ enableIPv6 });
           h.cluster.apply(service("web"));
           for (let i = 0; i < PODS; i++) {
-            h.cluster.apply(pod(`web-${i}`, [ipOf(i, "IPv4"), ipOf(i, "IPv6")]));
+            h.cluster.apply(pod(`web-${i}`, { ip: [ipOf(i, "IPv4"), ipOf(i, "IPv6")] }));
           }
           const listener = h.listen();
           const live = new Map<number, { family: Family; members: Member[]; changedAt: number }>();

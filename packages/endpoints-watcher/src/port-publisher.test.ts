@@ -1,16 +1,6 @@
+import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import {
-  harness,
-  LOCAL_KEY,
-  NS,
-  pod,
-  podEndpoint,
-  SERIES,
-  servedWeb,
-  service,
-  slice,
-  WEB,
-} from "./test-fixtures.js";
+import { harness, LOCAL_KEY, SERIES, servedWeb, WEB } from "./test-fixtures.js";
 
 /** web:80 → "http" → 8080, pods web-1 and web-2 in slices web-a and web-b. */
 const twoSlices = () => servedWeb({ pods: 2, slices: 2 });
@@ -26,8 +16,8 @@ describe("port publisher: priming and target ports", () => {
 
   it("a declared port maps through its name; an undeclared one is used as a number", () => {
     const h = harness();
-    h.cluster.apply(service("web", [{ name: "http", port: 80, targetPort: "web" }]));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(service("web", { ports: [{ name: "http", port: 80, targetPort: "web" }] }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")], {
         ports: [
@@ -42,8 +32,8 @@ describe("port publisher: priming and target ports", () => {
 
   it("an unnamed service port matches the slice's unnamed port", () => {
     const h = harness();
-    h.cluster.apply(service("web", [{ port: 80, targetPort: 8080 }]));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(service("web", { ports: [{ port: 80, targetPort: 8080 }] }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")], { ports: [{ port: 8080 }] }),
     );
@@ -52,7 +42,7 @@ describe("port publisher: priming and target ports", () => {
 
   it("a Service that appears after the subscription re-maps its port and re-announces", () => {
     const h = harness();
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     const listener = h.listen();
     // No Service: the requested port is the target, verbatim.
@@ -76,15 +66,15 @@ describe("port publisher: priming and target ports", () => {
       { name: "alt", port: 9090 },
     ];
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")], { ports }));
     h.cluster.apply(slice("web-b", "web", [podEndpoint("web-2", "10.0.0.2")], { ports }));
     const listener = h.listen();
     listener.take();
     const updatesBefore = h.metrics.value("endpoints_updates", SERIES);
 
-    h.cluster.apply(service("web", [{ name: "alt", port: 80, targetPort: 9090 }]));
+    h.cluster.apply(service("web", { ports: [{ name: "alt", port: 80, targetPort: 9090 }] }));
 
     expect(listener.take()).toEqual([
       { add: ["ns/web-1/IPv4 10.0.0.1:9090", "ns/web-2/IPv4 10.0.0.2:9090"] },
@@ -96,7 +86,7 @@ describe("port publisher: priming and target ports", () => {
   it("a port remap with no slices left publishes nothing, as upstream does", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     const listener = h.listen();
     listener.take();
@@ -109,7 +99,7 @@ describe("port publisher: priming and target ports", () => {
       }),
     );
     listener.take();
-    h.cluster.apply(service("web", [{ name: "alt", port: 80 }]));
+    h.cluster.apply(service("web", { ports: [{ name: "alt", port: 80 }] }));
     expect(listener.take()).toEqual([]);
   });
 });
@@ -119,7 +109,7 @@ describe("port publisher: slices, each keeping its own contribution", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(pod("web-3", "10.0.0.3"));
+    h.cluster.apply(pod("web-3", { ip: "10.0.0.3" }));
     h.cluster.apply(slice("web-c", "web", [podEndpoint("web-3", "10.0.0.3")]));
     expect(listener.take()).toEqual([{ add: ["ns/web-3/IPv4 10.0.0.3:8080"] }]);
     expect(listener.holds()).toEqual([
@@ -133,7 +123,7 @@ describe("port publisher: slices, each keeping its own contribution", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(pod("web-3", "10.0.0.3"));
+    h.cluster.apply(pod("web-3", { ip: "10.0.0.3" }));
     const relabelled = slice("web-a", "web", [podEndpoint("web-3", "10.0.0.3")], {
       labels: { "kubernetes.io/service-name": "web", "mirror.linkerd.io/cluster-name": "east" },
     });
@@ -170,8 +160,8 @@ describe("port publisher: slices, each keeping its own contribution", () => {
   it("seed: a slice whose endpoints all become not ready has all of them removed", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     const endpoints = (ready: boolean) => [
       podEndpoint("web-1", "10.0.0.1", { ready }),
       podEndpoint("web-2", "10.0.0.2", { ready }),
@@ -192,7 +182,7 @@ describe("port publisher: slices, each keeping its own contribution", () => {
   it("seed: a slice moved between address types (IPv4 → IPv6) swaps the IDs, add first", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", ["10.0.0.1", "fd00::1"]));
+    h.cluster.apply(pod("web-1", { ip: ["10.0.0.1", "fd00::1"] }));
     h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
     const listener = h.listen();
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
@@ -241,7 +231,7 @@ describe("port publisher: slices, each keeping its own contribution", () => {
   it("where two slices list one endpoint, the most recently changed slice's fields are served", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1", { forZones: ["zone-a"] })]),
     );
@@ -336,17 +326,17 @@ describe("port publisher: Service events", () => {
   it("toggling internalTrafficPolicy re-filters what the group has and publishes the difference", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1", { nodeName: "node-1" }));
-    h.cluster.apply(pod("web-2", "10.0.0.2", { nodeName: "node-2" }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", nodeName: "node-1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2", nodeName: "node-2" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1"), podEndpoint("web-2", "10.0.0.2")]),
     );
     const listener = h.listen({ key: { ...LOCAL_KEY, nodeName: "node-1" } });
     listener.take();
 
-    h.cluster.apply(service("web", undefined, { internalTrafficPolicy: "Local" }));
+    h.cluster.apply(service("web", { internalTrafficPolicy: "Local" }));
     expect(listener.take()).toEqual([{ remove: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
-    h.cluster.apply(service("web", undefined, { internalTrafficPolicy: "Cluster" }));
+    h.cluster.apply(service("web", { internalTrafficPolicy: "Cluster" }));
     expect(listener.take()).toEqual([{ add: ["ns/web-2/IPv4 10.0.0.2:8080"] }]);
   });
 
@@ -355,7 +345,7 @@ describe("port publisher: Service events", () => {
     const listener = h.listen();
     listener.take();
     const moved = {
-      ...pod("web-1", "10.0.0.1"),
+      ...pod("web-1", { ip: "10.0.0.1" }),
       status: { phase: "Running", podIP: "10.0.0.1", hostIP: "192.168.0.7" },
     };
     h.cluster.apply(moved);
@@ -373,7 +363,7 @@ describe("port publisher: Service events", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(pod("web-1", "10.0.0.1", { labels: { app: "web", version: "2" } }));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", labels: { app: "web", version: "2" } }));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     expect(
       listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.metadata.labels,

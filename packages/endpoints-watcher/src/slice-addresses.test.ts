@@ -1,30 +1,31 @@
 import type { ExternalWorkload, Server } from "@destination/core";
+import {
+  externalWorkload as buildExternalWorkload,
+  NS,
+  pod,
+  podEndpoint,
+  server,
+  service,
+  slice,
+} from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { harness, NS, pod, podEndpoint, server, service, slice, WEB } from "./test-fixtures.js";
+import { harness, WEB } from "./test-fixtures.js";
 
 function externalWorkload(name: string, ip: string): ExternalWorkload {
-  return {
-    apiVersion: "workload.linkerd.io/v1beta1",
-    kind: "ExternalWorkload",
-    metadata: {
-      name,
-      namespace: NS,
-      labels: { app: "legacy" },
-      ownerReferences: [{ kind: "VMGroup", name: "legacy-vms" }],
-    },
-    spec: {
-      meshTLS: { identity: "spiffe://legacy", serverName: "legacy" },
-      ports: [{ name: "http", port: 8080 }],
-      workloadIPs: [{ ip }],
-    },
-  };
+  return buildExternalWorkload(name, {
+    ip,
+    labels: { app: "legacy" },
+    owner: { kind: "VMGroup", name: "legacy-vms" },
+    ports: [{ name: "http", port: 8080 }],
+    meshTLS: { identity: "spiffe://legacy", serverName: "legacy" },
+  });
 }
 
 describe("slice conversion", () => {
   it("a dual-stack pod is one ID per address family; two addresses of one endpoint collapse", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", ["10.0.0.1", "fd00::1"]));
+    h.cluster.apply(pod("web-1", { ip: ["10.0.0.1", "fd00::1"] }));
     h.cluster.apply(
       slice("web-v4", "web", [
         { ...podEndpoint("web-1", "10.0.0.1"), addresses: ["10.0.0.1", "10.0.0.11"] },
@@ -45,7 +46,7 @@ describe("slice conversion", () => {
   it("a pod reference without a namespace means its slice's namespace", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-a", "web", [
         { addresses: ["10.0.0.1"], targetRef: { kind: "Pod", name: "web-1" } },
@@ -117,7 +118,7 @@ describe("slice conversion", () => {
   it("set labels name the service and namespace, plus the target cluster and service of a mirror", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")], {
         labels: {
@@ -148,9 +149,9 @@ describe("slice conversion", () => {
 
   it("slice ports resolve by name, numbers pass through, and a slice without ports contributes nothing", () => {
     const h = harness();
-    h.cluster.apply(service("web", [{ name: "http", port: 80 }]));
+    h.cluster.apply(service("web", { ports: [{ name: "http", port: 80 }] }));
     for (const name of ["web-1", "web-2", "web-3", "web-4"]) {
-      h.cluster.apply(pod(name, `10.0.0.${name.slice(-1)}`));
+      h.cluster.apply(pod(name, { ip: `10.0.0.${name.slice(-1)}` }));
     }
     h.cluster.apply(slice("no-ports", "web", [podEndpoint("web-1", "10.0.0.1")], { ports: null }));
     h.cluster.apply(slice("empty-ports", "web", [podEndpoint("web-2", "10.0.0.2")], { ports: [] }));
@@ -184,7 +185,7 @@ describe("slice conversion", () => {
   it("an endpoint whose pod is not cached yet is left out, then added when the pod arrives", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
     h.cluster.apply(
       slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1"), podEndpoint("web-2", "10.0.0.2")]),
     );
@@ -193,7 +194,7 @@ describe("slice conversion", () => {
     expect(h.logger.messages("debug")).toContain(
       "endpoint's pod is not in the cache yet; added when it arrives",
     );
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     expect(listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.metadata.name).toBe(
       "web-1",
@@ -205,9 +206,9 @@ describe("slice conversion", () => {
   it("a slice naming no Service is skipped with a log; one owned only by reference counts through its own events", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
-    h.cluster.apply(pod("web-2", "10.0.0.2"));
-    h.cluster.apply(pod("web-3", "10.0.0.3"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
+    h.cluster.apply(pod("web-2", { ip: "10.0.0.2" }));
+    h.cluster.apply(pod("web-3", { ip: "10.0.0.3" }));
     const listener = h.listen();
     h.cluster.apply(slice("orphan", "web", [podEndpoint("web-1", "10.0.0.1")], { labels: null }));
     h.cluster.apply(
@@ -239,7 +240,7 @@ describe("slice conversion", () => {
   it("an endpoint with ready=false is not served; null ready counts as ready; serving and terminating are ignored", () => {
     const h = harness();
     h.cluster.apply(service("web"));
-    for (const n of [1, 2, 3, 4, 5]) h.cluster.apply(pod(`web-${n}`, `10.0.0.${n}`));
+    for (const n of [1, 2, 3, 4, 5]) h.cluster.apply(pod(`web-${n}`, { ip: `10.0.0.${n}` }));
     h.cluster.apply(
       slice("web-a", "web", [
         podEndpoint("web-1", "10.0.0.1", { ready: false }),
@@ -265,7 +266,7 @@ describe("slice conversion", () => {
     h.cluster.apply(service("web"));
     h.cluster.apply(externalWorkload("legacy-1", "192.168.1.5"));
     const invalid: Server = {
-      ...server("broken", 8080, "opaque", null),
+      ...server("broken", { port: 8080, podLabelSelector: null }),
       spec: {
         port: 8080,
         proxyProtocol: "opaque",
@@ -290,7 +291,7 @@ describe("slice conversion", () => {
   it("FQDN slices travel with the FQDN family, untouched by the IPv6 preference; unknown types are skipped", () => {
     const h = harness({ enableIPv6: false });
     h.cluster.apply(service("web"));
-    h.cluster.apply(pod("web-1", "10.0.0.1"));
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1" }));
     h.cluster.apply(
       slice("web-dns", "web", [podEndpoint("web-1", "web-1.example.com")], {
         addressType: "FQDN",

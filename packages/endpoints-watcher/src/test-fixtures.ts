@@ -1,26 +1,18 @@
-// Builders and a recording listener shared by this package's tests (not part of the API).
+// A recording listener and harnesses shared by this package's tests (not part of the API); the
+// objects come from @destination/core/testing.
 
 import {
   type AddressSet,
   type AddressSetEntry,
-  type Endpoint,
-  type EndpointSlice,
-  type EndpointSlicePort,
-  type Endpoints,
   type EndpointsListener,
   InMemoryMetrics,
-  type LabelSelector,
-  type Pod,
-  type Server,
-  type Service,
-  type ServicePort,
 } from "@destination/core";
+import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { EndpointsWatcher, type EndpointsWatcherOptions } from "./endpoints-watcher.js";
 import type { FilterKey } from "./filter-key.js";
 import type { ServiceId } from "./service-id.js";
 
-export const NS = "ns";
 export const WEB: ServiceId = { namespace: NS, name: "web" };
 export const LOCAL_KEY: FilterKey = { hostname: "", nodeName: "", enableEndpointFiltering: true };
 
@@ -33,137 +25,6 @@ export const SERIES = {
   hostname: "",
   nodename: "",
 };
-
-export function service(
-  name: string,
-  ports: ServicePort[] = [{ name: "http", port: 80, targetPort: 8080 }],
-  spec: Service["spec"] = {},
-): Service {
-  return {
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name, namespace: NS },
-    spec: { type: "ClusterIP", clusterIP: "10.96.0.10", ports, ...spec },
-  };
-}
-
-export interface PodOptions {
-  nodeName?: string;
-  labels?: Record<string, string>;
-  ports?: { name?: string; containerPort: number; hostPort?: number }[];
-  ownerReferences?: { kind: string; name: string }[];
-  annotations?: Record<string, string>;
-}
-
-export function pod(name: string, ips: string | string[], options: PodOptions = {}): Pod {
-  const all = typeof ips === "string" ? [ips] : ips;
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: NS,
-      labels: options.labels ?? { app: "web" },
-      ownerReferences: options.ownerReferences ?? null,
-      annotations: options.annotations ?? null,
-    },
-    spec: {
-      ...(options.nodeName === undefined ? {} : { nodeName: options.nodeName }),
-      containers: [
-        { name: "app", ports: options.ports ?? [{ name: "http", containerPort: 8080 }] },
-      ],
-    },
-    status: { phase: "Running", podIP: all[0] ?? "", podIPs: all.map((ip) => ({ ip })) },
-  };
-}
-
-export interface EndpointOptions {
-  ready?: boolean | null;
-  serving?: boolean | null;
-  terminating?: boolean | null;
-  zone?: string;
-  forZones?: string[];
-  hostname?: string;
-}
-
-/** A slice endpoint for a pod of namespace NS. */
-export function podEndpoint(podName: string, ip: string, options: EndpointOptions = {}): Endpoint {
-  return {
-    addresses: [ip],
-    conditions: {
-      ...(options.ready === undefined ? { ready: true } : { ready: options.ready }),
-      ...(options.serving === undefined ? {} : { serving: options.serving }),
-      ...(options.terminating === undefined ? {} : { terminating: options.terminating }),
-    },
-    targetRef: { kind: "Pod", namespace: NS, name: podName },
-    ...(options.zone === undefined ? {} : { zone: options.zone }),
-    ...(options.hostname === undefined ? {} : { hostname: options.hostname }),
-    ...(options.forZones === undefined
-      ? {}
-      : { hints: { forZones: options.forZones.map((name) => ({ name })) } }),
-  };
-}
-
-export interface SliceOptions {
-  addressType?: "IPv4" | "IPv6" | "FQDN" | string;
-  ports?: EndpointSlicePort[] | null;
-  labels?: Record<string, string> | null;
-  annotations?: Record<string, string>;
-  ownerReferences?: { kind: string; name: string; apiVersion?: string }[];
-}
-
-export function slice(
-  name: string,
-  serviceName: string,
-  endpoints: Endpoint[],
-  options: SliceOptions = {},
-): EndpointSlice {
-  return {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: {
-      name,
-      namespace: NS,
-      labels:
-        options.labels === undefined
-          ? { "kubernetes.io/service-name": serviceName }
-          : options.labels,
-      annotations: options.annotations ?? null,
-      ownerReferences: options.ownerReferences ?? null,
-    },
-    addressType: options.addressType ?? "IPv4",
-    endpoints,
-    ports: options.ports === undefined ? [{ name: "http", port: 8080 }] : options.ports,
-  };
-}
-
-export function endpointsObject(
-  name: string,
-  subsets: NonNullable<Endpoints["subsets"]>,
-  annotations?: Record<string, string>,
-): Endpoints {
-  return {
-    apiVersion: "v1",
-    kind: "Endpoints",
-    metadata: { name, namespace: NS, annotations: annotations ?? null },
-    subsets,
-  };
-}
-
-export function server(
-  name: string,
-  port: number | string,
-  proxyProtocol: string,
-  podSelector: LabelSelector | null = { matchLabels: { app: "web" } },
-  namespace = NS,
-): Server {
-  return {
-    apiVersion: "policy.linkerd.io/v1beta3",
-    kind: "Server",
-    metadata: { name, namespace },
-    spec: { podSelector, port, proxyProtocol },
-  };
-}
 
 /** `<id key> <ip>:<port>`, plus ` opaque` when a Server made it so. */
 export function describeEntry(entry: AddressSetEntry): string {
@@ -282,7 +143,7 @@ export interface ServedWebOptions extends Partial<EndpointsWatcherOptions> {
 export function servedWeb({ pods, slices, ...options }: ServedWebOptions): Harness {
   const h = harness(options);
   h.cluster.apply(service("web"));
-  for (let i = 1; i <= pods; i++) h.cluster.apply(pod(`web-${i}`, `10.0.0.${i}`));
+  for (let i = 1; i <= pods; i++) h.cluster.apply(pod(`web-${i}`, { ip: `10.0.0.${i}` }));
   for (let i = 1; i <= slices; i++) {
     const name = `web-${String.fromCharCode("a".charCodeAt(0) + i - 1)}`;
     h.cluster.apply(slice(name, "web", [podEndpoint(`web-${i}`, `10.0.0.${i}`)]));

@@ -1,13 +1,17 @@
+import { service } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
 import type { FederatedMembers } from "./federated-services.js";
 import { FederatedServices } from "./federated-services.js";
 import { LOCAL_DISCOVERY_ANNOTATION, REMOTE_DISCOVERY_ANNOTATION } from "./federation.js";
-import { CONTROLLER_NS, harness, linkSecret, NS, service } from "./test-fixtures.js";
+import { CONTROLLER_NS, harness, linkSecret, NS } from "./test-fixtures.js";
 
 const fedService = (remotes: string | undefined, local?: string) =>
   service("web-fed", {
-    ...(remotes === undefined ? {} : { [REMOTE_DISCOVERY_ANNOTATION]: remotes }),
-    ...(local === undefined ? {} : { [LOCAL_DISCOVERY_ANNOTATION]: local }),
+    namespace: NS,
+    annotations: {
+      ...(remotes === undefined ? {} : { [REMOTE_DISCOVERY_ANNOTATION]: remotes }),
+      ...(local === undefined ? {} : { [LOCAL_DISCOVERY_ANNOTATION]: local }),
+    },
   });
 
 /** A local cluster with a federation watcher and the cluster store its Secrets feed. */
@@ -77,7 +81,12 @@ describe("FederatedServices", () => {
   it("clusters no member names, and federations nobody follows, are no news", async () => {
     const f = await federation();
     f.local.apply(fedService("web-svc@east"));
-    f.local.apply(service("other-fed", { [REMOTE_DISCOVERY_ANNOTATION]: "web-svc@west" }));
+    f.local.apply(
+      service("other-fed", {
+        namespace: NS,
+        annotations: { [REMOTE_DISCOVERY_ANNOTATION]: "web-svc@west" },
+      }),
+    );
     const heard = f.follow();
     f.local.apply(linkSecret("west", "10.4.0.1"));
     f.local.apply(linkSecret("north", "10.5.0.1"));
@@ -92,7 +101,7 @@ describe("FederatedServices", () => {
     const heard = f.follow();
     f.local.apply(fedService("web-svc@east", "web-local"));
     f.local.apply(fedService(undefined, "web-local"));
-    f.local.apply(service("web-fed"));
+    f.local.apply(service("web-fed", { namespace: NS }));
     // Followers were dropped with the federation: a later link is not news to them.
     f.local.apply(fedService("web-svc@west"));
     f.local.apply(linkSecret("west", "10.4.0.1"));

@@ -7,6 +7,7 @@ import {
   type Secret,
   type Service,
 } from "@destination/core";
+import { endpoint, service, slice } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { ClusterStore, type RemoteCluster } from "./cluster-store.js";
 import { CLUSTER_NAME_LABEL, LINK_SECRET_TYPE } from "./link-secret.js";
@@ -37,31 +38,11 @@ export function linkSecret(
   };
 }
 
-export function service(name: string, annotations?: Record<string, string>): Service {
-  return {
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name, namespace: NS, ...(annotations === undefined ? {} : { annotations }) },
-    spec: { ports: [{ name: "http", port: 80, targetPort: 8080 }] },
-  };
-}
-
 /** `web-svc` served from `ip`:8080, with no pod behind it (enough for an address). */
 function remoteObjects(ip: string): [Service, EndpointSlice] {
   return [
-    service("web-svc"),
-    {
-      apiVersion: "discovery.k8s.io/v1",
-      kind: "EndpointSlice",
-      metadata: {
-        name: "web-svc-1",
-        namespace: NS,
-        labels: { "kubernetes.io/service-name": "web-svc" },
-      },
-      addressType: "IPv4",
-      ports: [{ name: "http", port: 8080 }],
-      endpoints: [{ addresses: [ip], conditions: { ready: true } }],
-    },
+    service("web-svc", { namespace: NS }),
+    slice("web-svc-1", "web-svc", [endpoint(ip)], { namespace: NS }),
   ];
 }
 

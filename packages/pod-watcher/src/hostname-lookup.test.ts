@@ -1,6 +1,7 @@
 import type { Endpoint, EndpointAddress } from "@destination/core";
+import { NS, pod } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { NS, pod, RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "./test-fixtures.js";
 
 const service = { namespace: NS, name: "db" };
 

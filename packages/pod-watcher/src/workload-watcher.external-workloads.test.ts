@@ -1,5 +1,6 @@
+import { externalWorkload, NS, server } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { externalWorkload, NS, RecordingListener, server, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "./test-fixtures.js";
 
 const IP = "192.168.1.10";
 

@@ -1,6 +1,7 @@
 import type { EndpointSlice } from "@destination/core";
+import { NS, pod, server } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "./test-fixtures.js";
 
 const DELETED_AT = "2026-01-01T00:00:00Z";
 

@@ -1,6 +1,7 @@
 import type { Server } from "@destination/core";
+import { externalWorkload, NS, pod, server } from "@destination/core/testing";
 import { describe, expect, it } from "vitest";
-import { externalWorkload, NS, pod, RecordingListener, server, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "./test-fixtures.js";
 
 async function subscribedToWeb(port = 8080) {
   const env = await setup();

@@ -5,6 +5,7 @@ import {
   addressIdKey,
   newAddress,
 } from "@destination/core";
+import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   equals,
   tcpAddressToString,
@@ -16,7 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EndpointTranslation } from "./endpoint-translation.js";
 import { EndpointTranslator } from "./endpoint-translator.js";
-import { collectingSink, config, meshedPod, unmeshedPod } from "./test-fixtures.js";
+import { collectingSink, config } from "./test-fixtures.js";
 
 // One endpoint as a test case describes it; any field change makes it a "changed" address.
 interface EndpointSpec {

@@ -1,4 +1,5 @@
 import { newAddress } from "@destination/core";
+import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   create,
   fromBinary,
@@ -18,10 +19,8 @@ import {
   addressSet,
   collectingSink,
   config,
-  meshedPod,
   podAddress,
   recordingLogger,
-  unmeshedPod,
   wireFields,
 } from "./test-fixtures.js";
 

@@ -20,46 +20,6 @@ export const config: EndpointTranslatorConfig = {
   defaultOpaquePorts: new Set(),
 };
 
-const PROXY_ENV = [
-  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
-  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
-  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
-];
-
-/** A pod injected by the `linkerd` control plane, with the usual proxy env. */
-export function meshedPod(
-  name: string,
-  extra: {
-    annotations?: Record<string, string>;
-    labels?: Record<string, string>;
-    env?: { name: string; value?: string }[];
-    serviceAccountName?: string;
-  } = {},
-): Pod {
-  return {
-    metadata: {
-      name,
-      namespace: "ns",
-      labels: { "linkerd.io/control-plane-ns": "linkerd", ...extra.labels },
-      ...(extra.annotations ? { annotations: extra.annotations } : {}),
-    },
-    spec: {
-      serviceAccountName: extra.serviceAccountName ?? "serviceaccount-name",
-      containers: [
-        { name: "app", ports: [{ name: "http", containerPort: 8080 }] },
-        { name: "linkerd-proxy", env: extra.env ?? PROXY_ENV },
-      ],
-    },
-  };
-}
-
-export function unmeshedPod(name: string, annotations?: Record<string, string>): Pod {
-  return {
-    metadata: { name, namespace: "ns", ...(annotations ? { annotations } : {}) },
-    spec: { serviceAccountName: "serviceaccount-name", containers: [{ name: "app" }] },
-  };
-}
-
 export function podAddress(ip: string, port: number, pod: Pod, extra: Partial<Address> = {}) {
   return newAddress({
     ip,

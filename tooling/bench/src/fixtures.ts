@@ -1,6 +1,6 @@
 /**
  * Synthetic cluster contents: meshed pods owned by ReplicaSets, their Services and one
- * EndpointSlice per Service, as plain JSON objects the way an API server lists them.
+ * EndpointSlice per Service, built with @destination/core/testing.
  */
 import type {
   EndpointSlice,
@@ -10,17 +10,12 @@ import type {
   Pod,
   Service,
 } from "@destination/core";
+import * as build from "@destination/core/testing";
 
 export const SERVICE_PORT = 8080;
 export const NAMESPACES = 10;
 export const NODES = 3;
 const ZONES = ["zone-a", "zone-b", "zone-c"];
-
-const PROXY_ENV = [
-  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
-  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
-  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
-];
 
 export function serviceName(index: number): string {
   return `svc-${index}`;
@@ -42,75 +37,37 @@ export function podIp(n: number): string {
 }
 
 export function node(index: number): Node {
-  return {
-    apiVersion: "v1",
-    kind: "Node",
-    metadata: {
-      name: `node-${index}`,
-      labels: { "topology.kubernetes.io/zone": ZONES[index % ZONES.length] as string },
-    },
-  };
+  return build.node(`node-${index}`, { zone: ZONES[index % ZONES.length] as string });
 }
 
 export function replicaSet(serviceIndex: number): PartialObjectMetadata {
   const name = serviceName(serviceIndex);
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: {
-      name: `${name}-5d8f7c9b6`,
-      namespace: namespaceOf(serviceIndex),
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name }],
-    },
-  };
+  return build.replicaSet(`${name}-5d8f7c9b6`, name, { namespace: namespaceOf(serviceIndex) });
 }
 
 export function service(serviceIndex: number): Service {
-  return {
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name: serviceName(serviceIndex), namespace: namespaceOf(serviceIndex) },
-    spec: {
-      type: "ClusterIP",
-      clusterIP: `172.20.${(serviceIndex >>> 8) & 255}.${serviceIndex & 255}`,
-      ports: [{ name: "http", port: SERVICE_PORT, targetPort: "http" }],
-      selector: { app: serviceName(serviceIndex) },
-    },
-  };
+  return build.service(serviceName(serviceIndex), {
+    namespace: namespaceOf(serviceIndex),
+    clusterIP: `172.20.${(serviceIndex >>> 8) & 255}.${serviceIndex & 255}`,
+    ports: [{ name: "http", port: SERVICE_PORT, targetPort: "http" }],
+    selector: { app: serviceName(serviceIndex) },
+  });
 }
 
 /** A meshed pod of a service; `name` and `ip` identify it. */
 export function pod(serviceIndex: number, name: string, ip: string, nodeIndex: number): Pod {
   const app = serviceName(serviceIndex);
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: namespaceOf(serviceIndex),
-      labels: {
-        app,
-        "linkerd.io/control-plane-ns": "linkerd",
-        "pod-template-hash": "5d8f7c9b6",
-      },
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: `${app}-5d8f7c9b6` }],
-    },
-    spec: {
-      nodeName: `node-${nodeIndex % NODES}`,
-      serviceAccountName: app,
-      containers: [
-        { name: "app", ports: [{ name: "http", containerPort: SERVICE_PORT }] },
-        { name: "linkerd-proxy", env: PROXY_ENV },
-      ],
-    },
-    status: {
-      phase: "Running",
-      podIP: ip,
-      podIPs: [{ ip }],
-      hostIP: `192.168.0.${(nodeIndex % NODES) + 1}`,
-      hostIPs: [{ ip: `192.168.0.${(nodeIndex % NODES) + 1}` }],
-    },
-  };
+  return build.pod(name, {
+    namespace: namespaceOf(serviceIndex),
+    meshed: true,
+    labels: { app, "pod-template-hash": "5d8f7c9b6" },
+    replicaSet: `${app}-5d8f7c9b6`,
+    nodeName: `node-${nodeIndex % NODES}`,
+    serviceAccountName: app,
+    ports: [{ name: "http", containerPort: SERVICE_PORT }],
+    ip,
+    hostIp: `192.168.0.${(nodeIndex % NODES) + 1}`,
+  });
 }
 
 export interface SliceEndpointRef {
@@ -120,26 +77,22 @@ export interface SliceEndpointRef {
 }
 
 export function slice(serviceIndex: number, endpoints: readonly SliceEndpointRef[]): EndpointSlice {
-  const ns = namespaceOf(serviceIndex);
+  const namespace = namespaceOf(serviceIndex);
   const name = serviceName(serviceIndex);
-  return {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: {
-      name: `${name}-abcde`,
-      namespace: ns,
-      labels: { "kubernetes.io/service-name": name },
-    },
-    addressType: "IPv4",
-    ports: [{ name: "http", port: SERVICE_PORT, protocol: "TCP" }],
-    endpoints: endpoints.map((e) => ({
-      addresses: [e.ip],
-      conditions: { ready: true, serving: true, terminating: false },
-      nodeName: `node-${e.node % NODES}`,
-      zone: ZONES[e.node % ZONES.length] as string,
-      targetRef: { kind: "Pod", namespace: ns, name: e.pod },
-    })),
-  };
+  return build.slice(
+    `${name}-abcde`,
+    name,
+    endpoints.map((e) =>
+      build.podEndpoint(e.pod, e.ip, {
+        namespace,
+        serving: true,
+        terminating: false,
+        nodeName: `node-${e.node % NODES}`,
+        zone: ZONES[e.node % ZONES.length] as string,
+      }),
+    ),
+    { namespace, ports: [{ name: "http", port: SERVICE_PORT, protocol: "TCP" }] },
+  );
 }
 
 export interface Dataset {

@@ -1,24 +1,40 @@
-// Kubernetes objects for tests, as plain JSON the way a user or controller writes them (and an API
-// server or a manifest holds them). Shared by apps/destination-server/test, which applies them to
-// in-memory clusters, and tooling/integration, whose `ApiWriter.apply` adds what a real API
-// server requires and the destination service never reads (images, owner uids, specs of
-// ReplicaSets and Jobs). Return types are inferred, so the objects fit both the typed objects of
-// @destination/k8s-discovery and the integration tests' untyped `KubeObject`.
-import type { ServiceProfile } from "@destination/core";
+// Kubernetes objects for tests as a cluster holds them, in the words of the server's tests:
+// namespace first, pods meshed by default and running on node-a, ports as `[name, port]`. Shared
+// by apps/destination-server/test, which applies them to in-memory clusters, and
+// tooling/integration, whose `ApiWriter.apply` adds what a real API server requires and the
+// destination service never reads (images, owner uids, specs of ReplicaSets and Jobs). The objects
+// themselves are built by @destination/core/testing; the return types promise what those
+// builders always set (apiVersion, kind, no null metadata fields), so the objects also fit the
+// integration tests' untyped `KubeObject`.
+import type { KubeObject, ServiceProfile } from "@destination/core";
+import * as build from "@destination/core/testing";
 
-export const PROXY_ENV = [
-  { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
-  { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "0.0.0.0:4191" },
-  { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
-];
+export { PROXY_ENV } from "@destination/core/testing";
+
+/** An object as the builders make it: kind and apiVersion set, metadata fields never null. */
+export type Manifest<T extends KubeObject> = T & {
+  [key: string]: unknown;
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    [key: string]: unknown;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { apiVersion: string; kind: string; name: string }[];
+  };
+};
+
+const manifest = <T extends KubeObject>(object: T) => object as Manifest<T>;
+
+const tcp = <P extends object>(ports: P[]) => ports.map((p) => ({ protocol: "TCP", ...p }));
 
 export function namespace(name: string) {
-  return { apiVersion: "v1", kind: "Namespace", metadata: { name } };
+  return manifest(build.namespace(name));
 }
 
 /** A Node; its zone is the `topology.kubernetes.io/zone` label. */
 export function node(name: string, labels: Record<string, string> = {}) {
-  return { apiVersion: "v1", kind: "Node", metadata: { name, labels } };
+  return manifest(build.node(name, { labels }));
 }
 
 export function service(
@@ -27,32 +43,11 @@ export function service(
   ports: { name?: string; port: number; targetPort?: number | string }[],
   extra: { clusterIP?: string; annotations?: Record<string, string>; type?: string } = {},
 ) {
-  return {
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: {
-      name,
-      namespace: ns,
-      ...(extra.annotations ? { annotations: extra.annotations } : {}),
-    },
-    spec: {
-      type: extra.type ?? "ClusterIP",
-      ...(extra.clusterIP ? { clusterIP: extra.clusterIP, clusterIPs: [extra.clusterIP] } : {}),
-      ports: ports.map((p) => ({ protocol: "TCP", ...p })),
-    },
-  };
+  return manifest(build.service(name, { namespace: ns, ports: tcp(ports), ...extra }));
 }
 
 export function replicaSet(ns: string, name: string, deployment: string) {
-  return {
-    apiVersion: "apps/v1",
-    kind: "ReplicaSet",
-    metadata: {
-      name,
-      namespace: ns,
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: deployment }],
-    },
-  };
+  return manifest(build.replicaSet(name, deployment, { namespace: ns }));
 }
 
 export function job(ns: string, name: string, labels: Record<string, string> = {}) {
@@ -77,50 +72,27 @@ export interface PodSpec {
 }
 
 export function pod(spec: PodSpec) {
-  const meshed = spec.meshed ?? true;
   const hash = spec.replicaSet?.split("-").pop();
-  const hostIp = spec.hostIp ?? "172.18.0.2";
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name: spec.name,
+  return manifest(
+    build.pod(spec.name, {
       namespace: spec.namespace,
-      labels: {
-        ...(meshed ? { "linkerd.io/control-plane-ns": "linkerd" } : {}),
-        ...(hash ? { "pod-template-hash": hash } : {}),
-        ...spec.labels,
-      },
+      ip: spec.ip ?? "",
+      meshed: spec.meshed ?? true,
+      labels: { ...(hash ? { "pod-template-hash": hash } : {}), ...spec.labels },
       ...(spec.annotations ? { annotations: spec.annotations } : {}),
-      ...(spec.replicaSet
-        ? {
-            ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: spec.replicaSet }],
-          }
-        : {}),
-    },
-    spec: {
+      ...(spec.replicaSet ? { replicaSet: spec.replicaSet } : {}),
       nodeName: spec.node ?? "node-a",
       serviceAccountName: spec.serviceAccount ?? "default",
-      containers: [
-        {
-          name: "app",
-          ports: (spec.ports ?? []).map(([name, containerPort, hostPort]) => ({
-            name,
-            containerPort,
-            protocol: "TCP",
-            ...(hostPort ? { hostPort } : {}),
-          })),
-        },
-        ...(meshed ? [{ name: "linkerd-proxy", env: PROXY_ENV }] : []),
-      ],
-    },
-    status: {
+      ports: (spec.ports ?? []).map(([name, containerPort, hostPort]) => ({
+        name,
+        containerPort,
+        protocol: "TCP",
+        ...(hostPort ? { hostPort } : {}),
+      })),
       phase: spec.phase ?? "Running",
-      ...(spec.ip ? { podIP: spec.ip, podIPs: [{ ip: spec.ip }] } : {}),
-      hostIP: hostIp,
-      hostIPs: [{ ip: hostIp }],
-    },
-  };
+      hostIp: spec.hostIp ?? "172.18.0.2",
+    }),
+  );
 }
 
 export interface SliceEndpoint {
@@ -139,30 +111,27 @@ export function slice(
   ports: { name?: string; port: number }[],
   endpoints: SliceEndpoint[],
 ) {
-  return {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: { name, namespace: ns, labels: { "kubernetes.io/service-name": serviceName } },
-    addressType: "IPv4",
-    ports: ports.map((p) => ({ protocol: "TCP", ...p })),
-    endpoints: endpoints.map((e) => ({
-      addresses: [e.ip],
-      conditions: { ready: e.ready ?? true },
-      ...(e.hostname ? { hostname: e.hostname } : {}),
-      ...(e.zone !== undefined ? { zone: e.zone } : {}),
-      ...(e.forZones ? { hints: { forZones: e.forZones.map((z) => ({ name: z })) } } : {}),
-      ...(e.pod ? { targetRef: { kind: "Pod", namespace: ns, name: e.pod } } : {}),
-    })),
-  };
+  return manifest(
+    build.slice(
+      name,
+      serviceName,
+      endpoints.map((e) =>
+        build.endpoint(e.ip, {
+          namespace: ns,
+          ready: e.ready ?? true,
+          ...(e.pod ? { pod: e.pod } : {}),
+          ...(e.hostname ? { hostname: e.hostname } : {}),
+          ...(e.zone !== undefined ? { zone: e.zone } : {}),
+          ...(e.forZones ? { forZones: e.forZones } : {}),
+        }),
+      ),
+      { namespace: ns, ports: tcp(ports) },
+    ),
+  );
 }
 
 export function serviceProfile(ns: string, name: string, spec: ServiceProfile["spec"]) {
-  return {
-    apiVersion: "linkerd.io/v1alpha2",
-    kind: "ServiceProfile",
-    metadata: { name, namespace: ns },
-    spec,
-  };
+  return manifest(build.serviceProfile(name, spec, { namespace: ns }));
 }
 
 /** A policy Server; opaque unless `proxyProtocol` says otherwise. */
@@ -173,25 +142,21 @@ export function server(
   port: number | string,
   proxyProtocol = "opaque",
 ) {
-  return {
-    apiVersion: "policy.linkerd.io/v1beta3",
-    kind: "Server",
-    metadata: { name, namespace: ns },
-    spec: { podSelector: { matchLabels }, port, proxyProtocol },
-  };
+  return manifest(
+    build.server(name, { namespace: ns, podSelector: matchLabels, port, proxyProtocol }),
+  );
 }
 
 export function externalWorkload(ns: string, name: string, ip: string, port: number) {
-  return {
-    apiVersion: "workload.linkerd.io/v1beta1",
-    kind: "ExternalWorkload",
-    metadata: { name, namespace: ns, labels: { app: name } },
-    spec: {
-      meshTLS: { identity: `spiffe://${name}`, serverName: name },
-      workloadIPs: [{ ip }],
+  return manifest(
+    build.externalWorkload(name, {
+      namespace: ns,
+      ip,
       ports: [{ port }],
-    },
-  };
+      labels: { app: name },
+      meshTLS: { identity: `spiffe://${name}`, serverName: name },
+    }),
+  );
 }
 
 /**

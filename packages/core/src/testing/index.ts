@@ -1,0 +1,34 @@
+// The `@destination/core/testing` entry: builders of the Kubernetes and Linkerd objects of
+// `../objects`, as plain JSON the way an API server lists them, for every package's tests and the
+// bench. Not part of the main entry; imports no test runner and nothing outside core.
+
+export {
+  type ExternalWorkloadOptions,
+  externalWorkload,
+  type ServerOptions,
+  server,
+  serviceProfile,
+} from "./linkerd-builders.js";
+export {
+  type MeshedPodOptions,
+  meshedPod,
+  NS,
+  type PodOptions,
+  PROXY_ENV,
+  pod,
+  replicaSet,
+  unmeshedPod,
+} from "./pod-builders.js";
+export {
+  type EndpointOptions,
+  endpoint,
+  endpointsObject,
+  namespace,
+  node,
+  podEndpoint,
+  type ServiceOptions,
+  type SliceOptions,
+  service,
+  slice,
+  ZONE_LABEL,
+} from "./service-builders.js";
