@@ -1,12 +1,15 @@
-import type {
-  EndpointSlice,
-  ExternalWorkload,
-  KubeObject,
-  Pod,
-  Server,
-  Service,
-  ServiceProfile,
-} from "@destination/core";
+import type { ExternalWorkload, KubeObject, Pod, Server, Service } from "@destination/core";
+import {
+  pod as buildPod,
+  externalWorkload,
+  node,
+  podEndpoint,
+  replicaSet,
+  server,
+  service,
+  serviceProfile,
+  slice,
+} from "@destination/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import { keyOf } from "../cache.js";
 import type { Cluster } from "../cluster.js";
@@ -123,66 +126,14 @@ const NS = "shop";
 
 /** The objects every test starts from: one service with its workload, in every cached kind. */
 export function backendSuiteFixture(): KubeObject[] {
-  const service: Service = {
-    apiVersion: "v1",
-    kind: "Service",
-    metadata: { name: "web", namespace: NS },
-    spec: {
-      clusterIP: "10.96.0.10",
-      clusterIPs: ["10.96.0.10"],
-      ports: [{ name: "http", port: 80, targetPort: 8080 }],
-      selector: { app: "web" },
-    },
-  };
-  const slice: EndpointSlice = {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: { name: "web-x1", namespace: NS, labels: { "kubernetes.io/service-name": "web" } },
-    addressType: "IPv4",
-    endpoints: [
-      {
-        addresses: ["10.0.0.1"],
-        conditions: { ready: true },
-        targetRef: { kind: "Pod", namespace: NS, name: "web-1" },
-      },
-    ],
-    ports: [{ name: "http", port: 8080, protocol: "TCP" }],
-  };
-  const profile: ServiceProfile = {
-    apiVersion: "linkerd.io/v1alpha2",
-    kind: "ServiceProfile",
-    metadata: { name: `web.${NS}.svc.cluster.local`, namespace: NS },
-    spec: { routes: [{ name: "GET /", condition: { method: "GET", pathRegex: "/" } }] },
-  };
-  const server: Server = {
-    apiVersion: "policy.linkerd.io/v1beta3",
-    kind: "Server",
-    metadata: { name: "web-http", namespace: NS },
-    spec: { podSelector: { matchLabels: { app: "web" } }, port: 8080, proxyProtocol: "HTTP/1" },
-  };
-  const workload: ExternalWorkload = {
-    apiVersion: "workload.linkerd.io/v1beta1",
-    kind: "ExternalWorkload",
-    metadata: { name: "vm-1", namespace: NS, labels: { app: "legacy" } },
-    spec: {
-      meshTLS: { identity: "spiffe://vm-1", serverName: "vm-1" },
-      workloadIPs: [{ ip: "192.168.1.5" }],
-      ports: [{ port: 8080 }],
-    },
-  };
   return [
-    service,
-    slice,
+    service("web", { namespace: NS, clusterIP: "10.96.0.10", selector: { app: "web" } }),
+    slice("web-x1", "web", [podEndpoint("web-1", "10.0.0.1", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
     pod("web-1", "10.0.0.1"),
-    {
-      apiVersion: "apps/v1",
-      kind: "ReplicaSet",
-      metadata: {
-        name: "web-5d4f",
-        namespace: NS,
-        ownerReferences: [{ apiVersion: "apps/v1", kind: "Deployment", name: "web" }],
-      },
-    },
+    replicaSet("web-5d4f", "web", { namespace: NS }),
     {
       apiVersion: "batch/v1",
       kind: "Job",
@@ -192,43 +143,42 @@ export function backendSuiteFixture(): KubeObject[] {
         ownerReferences: [{ apiVersion: "batch/v1", kind: "CronJob", name: "report" }],
       },
     },
-    {
-      apiVersion: "v1",
-      kind: "Node",
-      metadata: { name: "node-a", labels: { "topology.kubernetes.io/zone": "zone-a" } },
-    },
-    profile,
-    server,
-    workload,
+    node("node-a", { zone: "zone-a" }),
+    serviceProfile(
+      `web.${NS}.svc.cluster.local`,
+      { routes: [{ name: "GET /", condition: { method: "GET", pathRegex: "/" } }] },
+      { namespace: NS },
+    ),
+    server("web-http", {
+      namespace: NS,
+      port: 8080,
+      proxyProtocol: "HTTP/1",
+      podSelector: { app: "web" },
+    }),
+    externalWorkload("vm-1", {
+      namespace: NS,
+      labels: { app: "legacy" },
+      meshTLS: { identity: "spiffe://vm-1", serverName: "vm-1" },
+      ip: "192.168.1.5",
+    }),
   ];
 }
 
 /** A Server: a kind whose whole content the API server stores as written (no status). */
 function opaqueServer(name: string, port: number): Server {
-  return {
-    apiVersion: "policy.linkerd.io/v1beta3",
-    kind: "Server",
-    metadata: { name, namespace: NS },
-    spec: { podSelector: { matchLabels: { app: "web" } }, port, proxyProtocol: "opaque" },
-  };
+  return server(name, { namespace: NS, port, podSelector: { app: "web" } });
 }
 
+/** A running pod of the `web` ReplicaSet on node-a. */
 function pod(name: string, ip: string, extra: { labels?: Record<string, string> } = {}): Pod {
-  return {
-    apiVersion: "v1",
-    kind: "Pod",
-    metadata: {
-      name,
-      namespace: NS,
-      labels: { app: "web", ...extra.labels },
-      ownerReferences: [{ apiVersion: "apps/v1", kind: "ReplicaSet", name: "web-5d4f" }],
-    },
-    spec: {
-      nodeName: "node-a",
-      containers: [{ name: "app", ports: [{ name: "http", containerPort: 8080 }] }],
-    },
-    status: { phase: "Running", podIP: ip, podIPs: [{ ip }], hostIP: "172.18.0.2" },
-  };
+  return buildPod(name, {
+    namespace: NS,
+    ip,
+    labels: { app: "web", ...extra.labels },
+    replicaSet: "web-5d4f",
+    nodeName: "node-a",
+    hostIp: "172.18.0.2",
+  });
 }
 
 /**
