@@ -90,7 +90,6 @@ async function settle(dir: string, events: EventRecorder): Promise<void> {
   );
 }
 const MARKER = "settled-marker-";
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const podYaml = (name: string, ip: string, extra = "") =>
   `apiVersion: v1
@@ -233,16 +232,20 @@ describe("manifests backend: following edits", () => {
     const dir = await tempDir();
     const path = join(dir, "web.yaml");
     await writeFile(path, podYaml("web-1", "10.0.0.1"));
-    const { events } = await started(dir);
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { clock });
     const from = events.events.length;
     const text = podYaml("web-1", "10.0.0.2");
     await truncate(path, 0);
-    await sleep(DEBOUNCE_MS / 5);
+    clock.advance(DEBOUNCE_MS / 5);
     await writeFile(path, text.slice(0, 40));
-    await sleep(DEBOUNCE_MS / 5);
+    clock.advance(DEBOUNCE_MS / 5);
     await writeFile(path, text);
-    await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
-    await settle(dir, events);
+    // The file events set the debounce timer; once it fires, the re-read runs, and reload()
+    // resolves after it (and one more read).
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(DEBOUNCE_MS * 10);
+    await cluster.reload();
     expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
   });
 
@@ -250,16 +253,24 @@ describe("manifests backend: following edits", () => {
     const dir = await tempDir();
     const path = join(dir, "web.yaml");
     await writeFile(path, podYaml("web-1", "10.0.0.1"));
-    const { events } = await started(dir);
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { clock });
     const from = events.events.length;
     // Past the debounce, but back before the emptiness is confirmed a debounce later.
     await rename(path, `${path}~`);
     await writeFile(path, "");
-    await sleep(DEBOUNCE_MS * 1.5);
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(DEBOUNCE_MS);
+    await cluster.reload(); // the re-read that found the file empty has finished
+    expect(lines(events, from)).toEqual([]);
+    clock.advance(DEBOUNCE_MS / 2);
     await writeFile(path, podYaml("web-1", "10.0.0.2"));
     await rm(`${path}~`);
-    await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
-    await settle(dir, events);
+    await cluster.reload();
+    expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
+    // The emptiness confirmation and any debounce left fire; their re-reads change nothing.
+    clock.advance(DEBOUNCE_MS * 10);
+    await cluster.reload();
     expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
   });
 
