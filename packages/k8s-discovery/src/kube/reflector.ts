@@ -55,7 +55,10 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** Objects per list page. */
   readonly pageSize?: number;
   readonly random?: () => number;
-  /** The clock of the backoff, the silent-watch guard and the healthy-watch time; the system's by default. */
+  /**
+   * The clock of the backoff, the silent-watch guard and the healthy-watch time; the system's by
+   * default.
+   */
   readonly clock?: Clock;
 }
 

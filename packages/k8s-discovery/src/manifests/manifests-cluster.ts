@@ -33,7 +33,10 @@ export interface ManifestsClusterOptions {
   readonly resyncMs?: number;
   /** Only informer lag applies to files (objects with `managedFields` times). */
   readonly metrics?: Partial<ClusterMetrics>;
-  /** The clock of the debounce, polling, the emptiness confirmation and the periodic resync; the system's by default. */
+  /**
+   * The clock of the debounce, polling, the emptiness confirmation and the periodic resync; the
+   * system's by default.
+   */
   readonly clock?: Clock;
 }
 
