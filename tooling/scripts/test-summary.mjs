@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON report into one closing line, so a run of the whole
-// workspace ends with the count of tests that ran, per package and in total.
+// Sums every package's vitest JSON reports (unit, e2e, integration) into one closing line, so a
+// run of the whole workspace ends with the count of tests that ran, per package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -10,15 +10,20 @@ for (const group of ["packages", "apps", "tooling"]) {
   const dir = join(root, group);
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
-    const report = join(dir, name, ".vitest-report.json");
-    if (!existsSync(report)) continue;
-    const json = JSON.parse(readFileSync(report, "utf8"));
-    rows.push({
-      pkg: `${group}/${name}`,
-      passed: json.numPassedTests ?? 0,
-      failed: json.numFailedTests ?? 0,
-      skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
-    });
+    for (const [file, suffix] of [
+      [".vitest-report.json", ""],
+      [".vitest-e2e-report.json", " (e2e)"],
+    ]) {
+      const report = join(dir, name, file);
+      if (!existsSync(report)) continue;
+      const json = JSON.parse(readFileSync(report, "utf8"));
+      rows.push({
+        pkg: `${group}/${name}${suffix}`,
+        passed: json.numPassedTests ?? 0,
+        failed: json.numFailedTests ?? 0,
+        skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
+      });
+    }
   }
 }
 const width = Math.max(7, ...rows.map((r) => r.pkg.length));

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import { registerCacheSizeMetrics, secretSourceOf } from "@destination/k8s-discovery";
 import {
@@ -72,15 +73,21 @@ function resolveOptions(options: DestinationServerOptions): ResolvedServerOption
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     logger: options.logger ?? createServerLogger(),
     remoteClusterFactory: options.remoteClusterFactory,
+    clock: options.clock ?? systemClock,
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+function withTimeout<T>(
+  clock: Clock,
+  promise: Promise<T>,
+  ms: number,
+  error: () => Error,
+): Promise<T> {
+  let timer: unknown;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(error()), ms);
+    timer = clock.setTimeout(() => reject(error()), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => clock.clearTimeout(timer));
 }
 
 /**
@@ -134,6 +141,7 @@ export async function startDestinationServer(
       logger: logger.child({ component: "cluster-store" }),
       clusterLogger: (name) => logger.child({ component: "cluster-store", cluster: name }),
       metrics,
+      clock: options.clock,
     });
     cleanups.push(() => clusterStore.stop());
     // Remote clusters report their cache sizes too, labelled with their names.
@@ -182,6 +190,7 @@ export async function startDestinationServer(
     // Never left unhandled should the sync fail first.
     preparing.catch(() => {});
     await withTimeout(
+      options.clock,
       cluster.whenSynced(),
       options.cacheSyncTimeoutMs,
       () => new CacheSyncTimeoutError(`caches not synced after ${options.cacheSyncTimeoutMs} ms`),

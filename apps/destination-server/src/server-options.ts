@@ -1,3 +1,4 @@
+import type { Clock } from "@destination/core";
 import type { Cluster } from "@destination/k8s-discovery";
 import type { RemoteClusterFactory } from "@destination/multicluster";
 import type { Http2ClientParams } from "@destination/proto";
@@ -42,6 +43,11 @@ export interface DestinationServerOptions {
    * store"); by default a Kubernetes API cluster. Tests map Secrets to in-memory clusters.
    */
   readonly remoteClusterFactory?: RemoteClusterFactory;
+  /**
+   * The clock of the cache sync timeout, of the caches it opens (backoff, resync, debounce) and
+   * of the remote clusters' sync timeout; the system's by default.
+   */
+  readonly clock?: Clock;
 }
 
 /** The options with every default applied. */

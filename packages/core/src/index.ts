@@ -3,6 +3,8 @@
 
 export type { Address, AddressId, AddressSet, AddressSetEntry } from "./address.js";
 export { addressIdKey, emptyAddressSet, newAddress } from "./address.js";
+export type { Clock } from "./clock.js";
+export { systemClock, unrefTimer } from "./clock.js";
 export { InvalidServiceError } from "./errors.js";
 export { canonicalIp } from "./ip.js";
 export type { LabelMatcher, Labels } from "./label-selector.js";

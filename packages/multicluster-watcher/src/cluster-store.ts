@@ -1,4 +1,12 @@
-import { type Logger, type MetricsRegistry, type Secret, silentLogger } from "@destination/core";
+import {
+  type Clock,
+  type Logger,
+  type MetricsRegistry,
+  type Secret,
+  silentLogger,
+  systemClock,
+  unrefTimer,
+} from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import { type Cluster, keyOf } from "@destination/k8s-discovery";
 import { type ClusterLink, readLinkSecret } from "./link-secret.js";
@@ -40,6 +48,8 @@ export interface ClusterStoreOptions {
   readonly logger?: Logger;
   /** The logger of one remote cluster's watcher and start-up lines; `logger` by default. */
   readonly clusterLogger?: (name: string) => Logger;
+  /** The clock of the sync timeout; the system's by default. */
+  readonly clock?: Clock;
 }
 
 interface Entry {
@@ -198,13 +208,14 @@ export class ClusterStore {
   async #start(name: string, cluster: Cluster, logger: Logger): Promise<void> {
     try {
       await cluster.start();
-      let timer: NodeJS.Timeout | undefined;
+      const clock = this.#options.clock ?? systemClock;
+      let timer: unknown;
       const slow = new Promise<"slow">((resolve) => {
-        timer = setTimeout(() => resolve("slow"), this.#options.syncTimeoutMs);
-        timer.unref();
+        timer = clock.setTimeout(() => resolve("slow"), this.#options.syncTimeoutMs);
+        unrefTimer(timer);
       });
       const result = await Promise.race([cluster.whenSynced().then(() => "synced" as const), slow]);
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       if (result === "slow")
         logger.error(`remote cluster ${name} caches not synced yet; serving what is there`);
       else logger.info(`remote cluster ${name} synced`);

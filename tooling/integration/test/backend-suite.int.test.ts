@@ -22,5 +22,5 @@ describeBackendSuite(
     if (!ctx) throw new Error("the API server did not start");
     return ctx;
   }),
-  { eventTimeoutMs: 15_000, quietMs: 1_000 },
+  { eventTimeoutMs: 15_000 },
 );

@@ -1,13 +1,9 @@
-// Fast checks that need no kube-apiserver: manifests, CRD files, go.mod parsing, certs.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Fast checks that need no kube-apiserver: manifests, CRD files, go.mod parsing.
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
 import { etcdVersionOf, stagingModules } from "../lib/provision.js";
-import { generateCerts } from "../src/certs.js";
-import { CRD_DIR, parseManifests, renderKubeconfig, resolveProvisionConfig } from "../src/index.js";
+import { CRD_DIR, parseManifests, resolveProvisionConfig } from "../src/index.js";
 import { objectPath } from "../src/manifests.js";
 
 describe("CRD manifests", () => {
@@ -116,41 +112,5 @@ require (
   it("normalises versions and rejects non-releases", () => {
     expect(resolveProvisionConfig({ k8sVersion: "1.36.3", cacheDir: "/c" }).dir).toBe("/c/v1.36.3");
     expect(() => resolveProvisionConfig({ k8sVersion: "latest" })).toThrow(/release version/);
-  });
-});
-
-describe("certificates and kubeconfig", () => {
-  const dir = mkdtempSync(join(tmpdir(), "k8s-env-unit-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("issues a serving cert for 127.0.0.1 and an admin cert in system:masters", () => {
-    const certs = generateCerts(dir);
-    const text = (file: string) =>
-      execFileSync("openssl", ["x509", "-in", file, "-noout", "-text"], { encoding: "utf8" });
-    expect(text(certs.servingCert)).toMatch(/IP Address:127\.0\.0\.1/);
-    expect(text(certs.servingCert)).toMatch(/DNS:localhost/);
-    expect(text(certs.adminCert)).toMatch(/O\s*=\s*system:masters/);
-    execFileSync("openssl", [
-      "verify",
-      "-CAfile",
-      certs.caCert,
-      certs.servingCert,
-      certs.adminCert,
-    ]);
-
-    const kubeconfig = parse(
-      renderKubeconfig("https://127.0.0.1:1", certs.caPem, {
-        name: "admin",
-        clientCertificatePem: certs.adminCertPem,
-        clientKeyPem: certs.adminKeyPem,
-      }),
-    );
-    expect(kubeconfig["current-context"]).toBe("k8s-env");
-    expect(
-      Buffer.from(
-        kubeconfig.clusters[0].cluster["certificate-authority-data"],
-        "base64",
-      ).toString(),
-    ).toBe(certs.caPem);
   });
 });

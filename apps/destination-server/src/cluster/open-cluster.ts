@@ -1,4 +1,4 @@
-import type { MetricsRegistry } from "@destination/core";
+import type { Clock, MetricsRegistry } from "@destination/core";
 import {
   type Cluster,
   clusterMetrics,
@@ -13,6 +13,8 @@ export interface ClusterSource {
   readonly kubeconfig?: string | undefined;
   readonly kubeContext?: string | undefined;
   readonly enableEndpointSlices: boolean;
+  /** The clock of the caches opened here; the system's by default. */
+  readonly clock?: Clock | undefined;
 }
 
 export interface OpenedCluster {
@@ -36,6 +38,7 @@ export function openCluster(
       dir: source.manifests,
       logger: logger.child({ component: "manifests" }),
       metrics: clusterMetrics(metrics, "local"),
+      ...(source.clock === undefined ? {} : { clock: source.clock }),
     });
     return { cluster, owned: true, description: `manifests in ${source.manifests}` };
   }
@@ -45,6 +48,7 @@ export function openCluster(
     enableEndpointSlices: source.enableEndpointSlices,
     logger: logger.child({ component: "k8s" }),
     metrics: clusterMetrics(metrics, "local"),
+    ...(source.clock === undefined ? {} : { clock: source.clock }),
   });
   return { cluster, owned: true, description: "Kubernetes API" };
 }

@@ -1,5 +1,6 @@
 import type { KubeObject, PartialObjectMetadata, Pod, Secret } from "@destination/core";
 import {
+  type Clock,
   type Logger,
   type Owner,
   type OwnerMetadataLookup,
@@ -43,6 +44,8 @@ export interface KubeClusterOptions extends KubeConfigSource {
    * store has no ExternalWorkload, Job, Node or ServiceProfile cache, as upstream.
    */
   readonly kinds?: Iterable<ResourceKind>;
+  /** The clock of the loops' backoff and of the periodic resync; the system's by default. */
+  readonly clock?: Clock;
 }
 
 /** A running list/watch of one namespaced resource (see `KubeCluster.watchNamespaced`). */
@@ -161,7 +164,11 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
       reflector.start();
     }
     const resyncMs = this.#options.resyncMs ?? DEFAULT_RESYNC_MS;
-    this.#stopResync = startPeriodicResync(resyncMs, () => this.memory.resync());
+    this.#stopResync = startPeriodicResync(
+      resyncMs,
+      () => this.memory.resync(),
+      this.#options.clock,
+    );
   }
 
   async stop(): Promise<void> {
@@ -228,8 +235,9 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   }
 
   #loopOptions() {
-    const { backoff, watchTimeoutSeconds, pageSize } = this.#options;
+    const { backoff, watchTimeoutSeconds, pageSize, clock } = this.#options;
     return {
+      ...(clock === undefined ? {} : { clock }),
       ...(backoff === undefined ? {} : { backoff }),
       ...(watchTimeoutSeconds === undefined ? {} : { watchTimeoutSeconds }),
       ...(pageSize === undefined ? {} : { pageSize }),

@@ -1,4 +1,4 @@
-import type { KubeObject, Logger } from "@destination/core";
+import { type Clock, type KubeObject, type Logger, systemClock } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
 import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
@@ -55,6 +55,11 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** Objects per list page. */
   readonly pageSize?: number;
   readonly random?: () => number;
+  /**
+   * The clock of the backoff, the silent-watch guard and the healthy-watch time; the system's by
+   * default.
+   */
+  readonly clock?: Clock;
 }
 
 const DEFAULT_WATCH_TIMEOUT_SECONDS: readonly [number, number] = [300, 600];
@@ -86,6 +91,7 @@ export class Reflector<T extends KubeObject> {
   readonly #stop = new AbortController();
   readonly #backoff: Backoff;
   readonly #random: () => number;
+  readonly #clock: Clock;
   readonly #path: string;
   readonly #where: Record<string, string>;
   #metadataAccepted = true;
@@ -94,6 +100,7 @@ export class Reflector<T extends KubeObject> {
   constructor(options: ReflectorOptions<T>) {
     this.#options = options;
     this.#random = options.random ?? Math.random;
+    this.#clock = options.clock ?? systemClock;
     this.#backoff = new Backoff(options.backoff ?? DEFAULT_BACKOFF, this.#random);
     this.#path = collectionPath(options.resource, options.namespace);
     this.#where = {
@@ -248,16 +255,16 @@ export class Reflector<T extends KubeObject> {
     const stop = () => controller.abort();
     this.#stop.signal.addEventListener("abort", stop);
     let silent = false;
-    const guard = setTimeout(
+    const guard = this.#clock.setTimeout(
       () => {
         silent = true;
         controller.abort();
       },
       timeoutSeconds * 1000 + SILENT_WATCH_GRACE_MS,
     );
-    const startedAt = Date.now();
+    const startedAt = this.#clock.now();
     let delivered = false;
-    const healthy = () => delivered || Date.now() - startedAt >= HEALTHY_WATCH_MS;
+    const healthy = () => delivered || this.#clock.now() - startedAt >= HEALTHY_WATCH_MS;
     try {
       const response = await this.#options.client.open({
         path: this.#path,
@@ -300,7 +307,7 @@ export class Reflector<T extends KubeObject> {
       });
       return { outcome: "failed", healthy: healthy() };
     } finally {
-      clearTimeout(guard);
+      this.#clock.clearTimeout(guard);
       this.#stop.signal.removeEventListener("abort", stop);
     }
   }
@@ -388,11 +395,11 @@ export class Reflector<T extends KubeObject> {
     return new Promise((resolve) => {
       if (this.#stopped) return resolve();
       const done = () => {
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         this.#stop.signal.removeEventListener("abort", done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = this.#clock.setTimeout(done, ms);
       this.#stop.signal.addEventListener("abort", done);
     });
   }

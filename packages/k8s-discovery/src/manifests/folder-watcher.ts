@@ -1,5 +1,5 @@
 import { type FSWatcher, watch } from "node:fs";
-import type { Logger } from "@destination/core";
+import { type Clock, type Logger, systemClock, unrefTimer } from "@destination/core";
 
 export interface FolderWatcherOptions {
   /** Quiet time after the last file event before `onChange` (an editor's save is several). */
@@ -10,6 +10,8 @@ export interface FolderWatcherOptions {
   readonly pollMs: number;
   readonly logger: Logger;
   readonly onChange: () => void;
+  /** The clock of the debounce and of polling; the system's by default. */
+  readonly clock?: Clock;
 }
 
 const FALLBACK_POLL_MS = 1000;
@@ -25,13 +27,15 @@ const FALLBACK_POLL_MS = 1000;
 export class FolderWatcher {
   readonly #options: FolderWatcherOptions;
   readonly #watchers = new Map<string, FSWatcher>();
-  #poller: NodeJS.Timeout | undefined;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #clock: Clock;
+  #poller: unknown;
+  #timer: unknown;
   #firstEventAt: number | undefined;
   #closed = false;
 
   constructor(options: FolderWatcherOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? systemClock;
     if (options.pollMs > 0) this.#poll(options.pollMs);
   }
 
@@ -74,24 +78,24 @@ export class FolderWatcher {
     this.#closed = true;
     for (const watcher of this.#watchers.values()) watcher.close();
     this.#watchers.clear();
-    clearInterval(this.#poller);
-    clearTimeout(this.#timer);
+    this.#clock.clearInterval(this.#poller);
+    this.#clock.clearTimeout(this.#timer);
   }
 
   #poke(): void {
     if (this.#closed) return;
-    const now = Date.now();
+    const now = this.#clock.now();
     this.#firstEventAt ??= now;
     const deadline = this.#firstEventAt + this.#options.maxWaitMs;
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(
+    this.#clock.clearTimeout(this.#timer);
+    this.#timer = this.#clock.setTimeout(
       () => {
         this.#firstEventAt = undefined;
         this.#options.onChange();
       },
       Math.max(0, Math.min(this.#options.debounceMs, deadline - now)),
     );
-    this.#timer.unref();
+    unrefTimer(this.#timer);
   }
 
   /** Out of inotify watches, say: re-read on a timer instead. */
@@ -108,6 +112,6 @@ export class FolderWatcher {
 
   #poll(intervalMs: number): void {
     if (this.#poller !== undefined) return;
-    this.#poller = setInterval(() => this.#options.onChange(), intervalMs);
+    this.#poller = this.#clock.setInterval(() => this.#options.onChange(), intervalMs);
   }
 }

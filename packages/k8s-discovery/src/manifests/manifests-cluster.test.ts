@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rename, rm, symlink, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Logger, Pod } from "@destination/core";
+import type { Clock, Logger, Pod } from "@destination/core";
 import { InMemoryMetrics } from "@destination/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type ClusterMetrics, clusterMetrics } from "../cluster-metrics.js";
 import { EventRecorder } from "../testing/backend-suite.js";
+import { ManualClock } from "../testing/manual-clock.js";
 import { createManifestsCluster, type ManifestsCluster } from "./manifests-cluster.js";
 import { removeManifest, writeManifest } from "./manifests-test-files.js";
 
@@ -48,6 +49,7 @@ async function started(
     watch?: boolean;
     resyncMs?: number;
     metrics?: ClusterMetrics;
+    clock?: Clock;
   } = {},
 ): Promise<{
   cluster: ManifestsCluster;
@@ -62,6 +64,7 @@ async function started(
     resyncMs: options.resyncMs ?? 0,
     ...(options.watch === undefined ? {} : { watch: options.watch }),
     ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   cleanup.push(() => cluster.stop());
   const events = new EventRecorder();
@@ -72,9 +75,21 @@ async function started(
 }
 
 const eventually = (check: () => void) => vi.waitFor(check, { timeout: 3000, interval: 5 });
-/** Long enough for any pending re-read (and its confirmation) to have happened. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS * 6));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let markers = 0;
+/**
+ * Proves that nothing more comes of the changes made so far: writes a marker manifest and waits
+ * for its object. Re-reads run one after another and each reads the whole folder, so by then any
+ * re-read still pending (a debounce, an emptiness to confirm) has happened. `lines` leaves the
+ * markers out.
+ */
+async function settle(dir: string, events: EventRecorder): Promise<void> {
+  const name = `${MARKER}${++markers}`;
+  await writeManifest(dir, `${name}.yaml`, podYaml(name, "10.255.0.1"));
+  await eventually(() =>
+    expect(events.events.map((e) => `${e.type} ${e.key}`)).toContain(`add shop/${name}`),
+  );
+}
+const MARKER = "settled-marker-";
 
 const podYaml = (name: string, ip: string, extra = "") =>
   `apiVersion: v1
@@ -90,7 +105,10 @@ status:
 const serviceYaml = (name: string, ip: string) =>
   `apiVersion: v1\nkind: Service\nmetadata: {name: ${name}, namespace: shop}\nspec: {clusterIP: ${ip}, ports: [{port: 80}]}\n`;
 const lines = (events: EventRecorder, from = 0) =>
-  events.events.slice(from).map((e) => `${e.type} ${e.kind} ${e.key}`);
+  events.events
+    .slice(from)
+    .filter((e) => !e.key.startsWith(`shop/${MARKER}`))
+    .map((e) => `${e.type} ${e.kind} ${e.key}`);
 
 describe("manifests backend: loading", () => {
   it("loads multi-document files, Lists and JSON, recursively, skipping editor droppings", async () => {
@@ -148,7 +166,7 @@ describe("manifests backend: loading", () => {
       `${podYaml("a", "10.0.0.1")}---\n${podYaml("b", "10.0.0.3")}`,
     );
     await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/b"]));
-    await settle();
+    await settle(dir, events);
     expect(lines(events, from)).toEqual(["update Pod shop/b"]);
     expect(cluster.pods.get("shop", "a")).toBe(before);
     const b = events.last("update", "Pod", "shop/b");
@@ -206,7 +224,7 @@ describe("manifests backend: following edits", () => {
     await rename(join(dir, "web.yaml.tmp~"), join(dir, "web.yaml"));
     await rm(join(dir, ".web.yaml.swp"));
     await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
-    await settle();
+    await settle(dir, events);
     expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
   });
 
@@ -214,16 +232,20 @@ describe("manifests backend: following edits", () => {
     const dir = await tempDir();
     const path = join(dir, "web.yaml");
     await writeFile(path, podYaml("web-1", "10.0.0.1"));
-    const { events } = await started(dir);
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { clock });
     const from = events.events.length;
     const text = podYaml("web-1", "10.0.0.2");
     await truncate(path, 0);
-    await sleep(DEBOUNCE_MS / 5);
+    clock.advance(DEBOUNCE_MS / 5);
     await writeFile(path, text.slice(0, 40));
-    await sleep(DEBOUNCE_MS / 5);
+    clock.advance(DEBOUNCE_MS / 5);
     await writeFile(path, text);
-    await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
-    await settle();
+    // The file events set the debounce timer; once it fires, the re-read runs, and reload()
+    // resolves after it (and one more read).
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(DEBOUNCE_MS * 10);
+    await cluster.reload();
     expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
   });
 
@@ -231,16 +253,24 @@ describe("manifests backend: following edits", () => {
     const dir = await tempDir();
     const path = join(dir, "web.yaml");
     await writeFile(path, podYaml("web-1", "10.0.0.1"));
-    const { events } = await started(dir);
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { clock });
     const from = events.events.length;
     // Past the debounce, but back before the emptiness is confirmed a debounce later.
     await rename(path, `${path}~`);
     await writeFile(path, "");
-    await sleep(DEBOUNCE_MS * 1.5);
+    await eventually(() => expect(clock.pendingTimers).toBe(1));
+    clock.advance(DEBOUNCE_MS);
+    await cluster.reload(); // the re-read that found the file empty has finished
+    expect(lines(events, from)).toEqual([]);
+    clock.advance(DEBOUNCE_MS / 2);
     await writeFile(path, podYaml("web-1", "10.0.0.2"));
     await rm(`${path}~`);
-    await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
-    await settle();
+    await cluster.reload();
+    expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
+    // The emptiness confirmation and any debounce left fire; their re-reads change nothing.
+    clock.advance(DEBOUNCE_MS * 10);
+    await cluster.reload();
     expect(lines(events, from)).toEqual(["update Pod shop/web-1"]);
   });
 
@@ -343,18 +373,25 @@ spec: {clusterIP: ${ip}, ports: [{port: 80}]}
 `;
     await writeManifest(dir, "svc.yaml", written("10.96.0.1", "2026-01-01T00:00:00Z"));
     const registry = new InMemoryMetrics();
+    const clock = new ManualClock();
     const { cluster, events } = await started(dir, {
       resyncMs: 20,
       metrics: clusterMetrics(registry, "local"),
+      clock,
     });
     const resyncs = () => events.events.filter((e) => e.type === "update" && e.old === e.object);
+    clock.advance(20);
     await eventually(() => expect(resyncs().length).toBeGreaterThanOrEqual(1));
     expect(registry.value("services_informer_lag_seconds_count")).toBeUndefined();
     await writeManifest(dir, "svc.yaml", written("10.96.0.2", "2026-01-01T00:00:05Z"));
+    // The write's file events set the debounce timer beside the resync's.
+    await eventually(() => expect(clock.pendingTimers).toBe(2));
+    clock.advance(DEBOUNCE_MS);
     await eventually(() =>
       expect(cluster.services.get("shop", "web")?.spec?.clusterIP).toBe("10.96.0.2"),
     );
     const seen = resyncs().length;
+    clock.advance(40);
     await eventually(() => expect(resyncs().length).toBeGreaterThanOrEqual(seen + 2));
     expect(registry.value("services_informer_lag_seconds_count")).toBe(1);
   });
@@ -362,9 +399,12 @@ spec: {clusterIP: ${ip}, ports: [{port: 80}]}
   it("picks up changes only on reload() when not watching", async () => {
     const dir = await tempDir();
     await writeManifest(dir, "web.yaml", podYaml("web-1", "10.0.0.1"));
-    const { cluster, events } = await started(dir, { watch: false });
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { watch: false, clock });
     await writeManifest(dir, "web.yaml", podYaml("web-1", "10.0.0.2"));
-    await settle();
+    // Nothing watches the folder, and no timer is set that could re-read it, however late.
+    expect(clock.pendingTimers).toBe(0);
+    clock.advance(60_000);
     expect(lines(events)).toEqual(["add Pod shop/web-1"]);
     await cluster.reload();
     expect(lines(events)).toEqual(["add Pod shop/web-1", "update Pod shop/web-1"]);
@@ -372,10 +412,17 @@ spec: {clusterIP: ${ip}, ports: [{port: 80}]}
 
   it("emits nothing after stop()", async () => {
     const dir = await tempDir();
-    const { cluster, events } = await started(dir);
+    const clock = new ManualClock();
+    const { cluster, events } = await started(dir, { clock });
     await cluster.stop();
+    // A second cluster on the folder is the marker: the process gets file events for all its
+    // watches at once, so once it has seen the write, a watch left open by the first would have
+    // set a debounce timer.
+    const witness = await started(dir);
     await writeManifest(dir, "web.yaml", podYaml("web-1", "10.0.0.1"));
-    await settle();
+    await eventually(() => expect(lines(witness.events)).toEqual(["add Pod shop/web-1"]));
+    expect(clock.pendingTimers).toBe(0);
+    clock.advance(60_000);
     expect(events.events).toEqual([]);
   });
 });
@@ -405,7 +452,7 @@ describe("manifests backend: bad input", () => {
     // Other files still follow changes, and the broken one is not reported again.
     await writeManifest(dir, "other.yaml", podYaml("other", "10.0.0.8"));
     await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/other"]));
-    await settle();
+    await settle(dir, events);
     expect(logger.at("warn")).toHaveLength(1);
     expect(cluster.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.0.1");
     await writeManifest(
@@ -482,7 +529,7 @@ describe("manifests backend: bad input", () => {
       expect(lines(events, from)).toEqual(["update Pod shop/web-1", "update Pod shop/web-1"]),
     );
     expect(cluster.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.0.1");
-    await settle();
+    await settle(dir, events);
     expect(lines(events, from)).toHaveLength(2);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { KubeObject, Owner, Pod } from "@destination/core";
-import { type Logger, silentLogger } from "@destination/core";
+import { type Clock, type Logger, silentLogger, systemClock, unrefTimer } from "@destination/core";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
@@ -33,6 +33,11 @@ export interface ManifestsClusterOptions {
   readonly resyncMs?: number;
   /** Only informer lag applies to files (objects with `managedFields` times). */
   readonly metrics?: Partial<ClusterMetrics>;
+  /**
+   * The clock of the debounce, polling, the emptiness confirmation and the periodic resync; the
+   * system's by default.
+   */
+  readonly clock?: Clock;
 }
 
 /** A cluster whose objects are the manifests in a folder. */
@@ -79,6 +84,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   readonly #watch: boolean;
   readonly #pollMs: number;
   readonly #resyncMs: number;
+  readonly #clock: Clock;
   readonly #definitions = new ManifestDefinitions();
   readonly #files = new Map<string, FileState>();
   /** What each object was last published as, by definition key. */
@@ -86,7 +92,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   #reportedConflicts = new Map<string, string>();
   #watcher: FolderWatcher | undefined;
   #stopResync: () => void = () => {};
-  #confirmTimer: NodeJS.Timeout | undefined;
+  #confirmTimer: unknown;
   #scanning: Promise<void> | undefined;
   #scanAgain = false;
   #started = false;
@@ -109,6 +115,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     this.#watch = options.watch ?? true;
     this.#pollMs = options.pollMs ?? 0;
     this.#resyncMs = options.resyncMs ?? DEFAULT_RESYNC_MS;
+    this.#clock = options.clock ?? systemClock;
     this.servedKinds = this.memory.servedKinds;
   }
 
@@ -130,6 +137,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
         pollMs: this.#pollMs,
         logger: this.#logger,
         onChange: () => void this.#requestScan(),
+        clock: this.#clock,
       });
     }
     const initial = this.#scan(true);
@@ -144,7 +152,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     }
     // Files created while the first watches were being set up are read before start resolves.
     if (this.#scanAgain) await this.#requestScan();
-    this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.memory.resync());
+    this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.memory.resync(), this.#clock);
   }
 
   reload(): Promise<void> {
@@ -156,7 +164,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     this.#stopped = true;
     this.#watcher?.close();
     this.#stopResync();
-    clearTimeout(this.#confirmTimer);
+    this.#clock.clearTimeout(this.#confirmTimer);
     await this.#scanning?.catch(() => {});
   }
 
@@ -217,7 +225,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
           ? -1
           : 1,
     );
-    const now = Date.now();
+    const now = this.#clock.now();
     for (const { file, text } of reads) this.#ingest(file, text, now);
     for (const path of [...this.#files.keys()]) {
       if (!files.has(path)) this.#vanish(path, now);
@@ -275,9 +283,9 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     state.vanishingSince ??= now;
     const remaining = state.vanishingSince + this.#debounceMs - now;
     if (remaining <= 0) return true;
-    clearTimeout(this.#confirmTimer);
-    this.#confirmTimer = setTimeout(() => void this.#requestScan(), remaining);
-    this.#confirmTimer.unref();
+    this.#clock.clearTimeout(this.#confirmTimer);
+    this.#confirmTimer = this.#clock.setTimeout(() => void this.#requestScan(), remaining);
+    unrefTimer(this.#confirmTimer);
     return false;
   }
 

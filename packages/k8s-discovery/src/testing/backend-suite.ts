@@ -45,8 +45,6 @@ export type BackendHarnessFactory = (
 export interface BackendSuiteOptions {
   /** How long an expected event may take; 5 s by default. */
   readonly eventTimeoutMs?: number;
-  /** How long to wait before concluding that no further event comes; 300 ms by default. */
-  readonly quietMs?: number;
 }
 
 type EventType = "add" | "update" | "delete";
@@ -83,10 +81,14 @@ export class EventRecorder {
     };
   }
 
-  /** `type Kind key` lines, sorted: what changed, regardless of the order across caches. */
+  /**
+   * `type Kind key` lines, sorted: what changed, regardless of the order across caches. The
+   * suite's marker objects are left out.
+   */
   summary(from = 0): string[] {
     return this.events
       .slice(from)
+      .filter((e) => !e.key.startsWith(`${NS}/${MARKER}`))
       .map((e) => `${e.type} ${e.kind} ${e.key}`)
       .sort();
   }
@@ -123,6 +125,25 @@ export class EventRecorder {
 }
 
 const NS = "shop";
+/** The name prefix of the objects `settled` creates. */
+const MARKER = "settled-marker-";
+let markers = 0;
+
+type MarkerKind = "Pod" | "Service" | "Server" | "ExternalWorkload";
+
+/** A new object of `kind` whose arrival proves that earlier changes of its kind have arrived. */
+function markerObject(kind: MarkerKind): KubeObject {
+  const name = `${MARKER}${++markers}`;
+  if (kind === "Pod") return pod(name, "10.0.0.250");
+  if (kind === "Server") return opaqueServer(name, 9999);
+  const like = backendSuiteFixture().find((o) => o.kind === kind) as KubeObject;
+  const object = { ...like, metadata: { ...like.metadata, name } } as KubeObject;
+  // A Service's cluster IP is the API server's to allocate, and "web" holds this one.
+  if (kind === "Service") {
+    return { ...object, spec: { ports: (like as Service).spec?.ports } } as KubeObject;
+  }
+  return object;
+}
 
 /** The objects every test starts from: one service with its workload, in every cached kind. */
 export function backendSuiteFixture(): KubeObject[] {
@@ -192,9 +213,25 @@ export function describeBackendSuite(
   options: BackendSuiteOptions = {},
 ): void {
   const timeout = options.eventTimeoutMs ?? 5000;
-  const quietMs = options.quietMs ?? 300;
   const eventually = (check: () => void) => vi.waitFor(check, { timeout, interval: 10 });
-  const quiet = () => new Promise((resolve) => setTimeout(resolve, quietMs));
+  /**
+   * Proves that no further event comes of the changes made so far to these kinds: creates a
+   * marker object of each and waits for its add. A backend delivers the changes of one kind in
+   * order, so the marker's add comes after every event of the changes made before it.
+   */
+  async function settled(
+    harness: BackendHarness,
+    recorder: EventRecorder,
+    kinds: readonly MarkerKind[],
+  ): Promise<void> {
+    const created = kinds.map(markerObject);
+    await harness.apply(...created);
+    await eventually(() => {
+      for (const object of created) {
+        expect(recorder.last("add", object.kind as ResourceKind, keyOf(object))).toBeDefined();
+      }
+    });
+  }
 
   /** A started backend with a recorder attached before start. */
   async function started(initial = backendSuiteFixture()) {
@@ -253,7 +290,7 @@ export function describeBackendSuite(
         await harness.apply(opaqueServer("db", 5432));
         await eventually(() => expect(recorder.summary(from)).toEqual([`add Server ${NS}/db`]));
         expect(cluster.servers.get(NS, "db")?.spec?.proxyProtocol).toBe("opaque");
-        await quiet();
+        await settled(harness, recorder, ["Server"]);
         expect(recorder.summary(from)).toEqual([`add Server ${NS}/db`]);
       }));
 
@@ -308,7 +345,7 @@ export function describeBackendSuite(
           `update Service ${NS}/web`,
         ];
         await eventually(() => expect(recorder.summary(from)).toEqual(expected));
-        await quiet();
+        await settled(harness, recorder, ["Pod", "Service", "ExternalWorkload"]);
         expect(recorder.summary(from)).toEqual(expected);
         const deleted = recorder.last("delete", "ExternalWorkload", `${NS}/vm-1`)?.object;
         expect((deleted as ExternalWorkload | undefined)?.spec?.workloadIPs).toEqual([

@@ -6,3 +6,4 @@ export type {
   RecordedEvent,
 } from "./backend-suite.js";
 export { backendSuiteFixture, describeBackendSuite, EventRecorder } from "./backend-suite.js";
+export { ManualClock } from "./manual-clock.js";

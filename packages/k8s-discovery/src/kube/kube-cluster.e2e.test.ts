@@ -4,6 +4,7 @@ import type { ClusterMetrics } from "../cluster-metrics.js";
 import { MemoryCache } from "../memory/memory-cache.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
 import { EventRecorder } from "../testing/backend-suite.js";
+import { ManualClock } from "../testing/manual-clock.js";
 import { FakeApiServer, type FakeApiServerOptions } from "./fake-api-server.js";
 import { createKubeCluster, type KubeCluster, type KubeClusterOptions } from "./kube-cluster.js";
 import { loadKubeConfig } from "./kube-config.js";
@@ -14,7 +15,6 @@ afterEach(async () => {
 });
 
 const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 5 });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function recordingLogger() {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
@@ -382,9 +382,17 @@ describe("cluster backend: list and watch", () => {
     server.failNext(Number.POSITIVE_INFINITY);
     const { metrics, count } = countingMetrics();
     const { logger, at } = recordingLogger();
-    const c = cluster(server, { metrics, logger, backoff: { baseMs: 50, capMs: 200 } });
+    const clock = new ManualClock();
+    const c = cluster(server, { metrics, logger, backoff: { baseMs: 50, capMs: 200 }, clock });
     await c.start();
-    await sleep(1000);
+    // Every loop's list fails, so each one ends up asleep in its backoff: one timer per loop.
+    const loops = allKinds.length - 1;
+    const allAsleep = () => eventually(() => expect(clock.pendingTimers).toBe(loops));
+    for (let elapsed = 0; elapsed < 1000; elapsed += 10) {
+      await allAsleep();
+      clock.advance(10);
+    }
+    await allAsleep();
     const podLists = requestsTo(server, "pods", false).length;
     // 1 s of failures at 50..200 ms ceilings with full jitter: a handful of tries, not a loop.
     expect(podLists).toBeGreaterThanOrEqual(3);
@@ -393,6 +401,7 @@ describe("cluster backend: list and watch", () => {
     expect(count("error Pod list")).toBe(podLists);
     expect(at("warn")).toContain("listing pods failed; retrying");
     server.failNext(0);
+    clock.advance(200);
     await c.whenSynced();
     expect(c.pods.get("shop", "web-1")).toBeDefined();
   });
@@ -441,25 +450,30 @@ describe("cluster backend: list and watch", () => {
 
   it("closes its watches on stop() and makes no more requests", async () => {
     const server = await fakeServer();
-    const c = cluster(server);
+    const clock = new ManualClock();
+    const c = cluster(server, { clock });
     await c.start();
     await c.whenSynced();
     await eventually(() => expect(server.openWatches).toBe(allKinds.length - 1));
     await c.stop();
     await eventually(() => expect(server.openWatches).toBe(0));
     const requests = server.requests.length;
-    await sleep(200);
+    // The loops have returned, and no timer is left that could start one again.
+    expect(clock.pendingTimers).toBe(0);
+    clock.advance(10 * 60_000);
     expect(server.requests.length).toBe(requests);
   });
 
   it("re-delivers every object as update(obj, obj) on each resync, keeping identity", async () => {
     const server = await fakeServer();
     server.apply(pod("web-1", "10.0.0.1"));
-    const c = cluster(server, { resyncMs: 50 });
+    const clock = new ManualClock();
+    const c = cluster(server, { resyncMs: 50, clock });
     const updates: [KubeObject, KubeObject][] = [];
     c.pods.addHandler({ update: (o, n) => void updates.push([o, n]) });
     await c.start();
     await c.whenSynced();
+    clock.advance(100);
     await eventually(() => expect(updates.length).toBeGreaterThanOrEqual(2));
     const stored = c.pods.get("shop", "web-1");
     for (const [o, n] of updates) {
