@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import type { RequestOptions } from "node:https";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createManifestsCluster } from "../manifests/manifests-cluster.js";
 import { FakeApiServer } from "./fake-api-server.js";
 import { createKubeCluster } from "./kube-cluster.js";
 import { loadKubeConfig } from "./kube-config.js";
+import { afterThisTest, applied, tempDir } from "./kube-config-test-support.js";
 
 // These tests open a socket (a fake API server) and run an exec plugin (a child process).
 
@@ -16,23 +13,6 @@ vi.mock("@kubernetes/client-node", async (importOriginal) => {
   clientNode.imported++;
   return await importOriginal();
 });
-
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kube-config-test-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function applied(config: ReturnType<typeof loadKubeConfig>): Promise<RequestOptions> {
-  const options: RequestOptions = {};
-  await config.applyToHTTPSOptions(options);
-  return options;
-}
 
 describe("@kubernetes/client-node is loaded only when a kubeconfig needs it", () => {
   it("is not loaded by the manifests backend nor by a cluster with token credentials", async () => {
@@ -44,14 +24,14 @@ describe("@kubernetes/client-node is loaded only when a kubeconfig needs it", ()
     await manifests.stop();
     const server = new FakeApiServer();
     await server.start();
-    cleanup.push(() => server.close());
+    afterThisTest(() => server.close());
     const cluster = createKubeCluster({
       kubeconfigYaml: server.kubeconfigYaml(),
       context: "fake",
       enableEndpointSlices: true,
       resyncMs: 0,
     });
-    cleanup.push(() => cluster.stop());
+    afterThisTest(() => cluster.stop());
     await cluster.start();
     await cluster.whenSynced();
     expect(clientNode.imported).toBe(before);

@@ -1,27 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { RequestOptions } from "node:https";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadKubeConfig } from "./kube-config.js";
+import { applied, tempDir } from "./kube-config-test-support.js";
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
+afterEach(() => {
   vi.unstubAllEnvs();
 });
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kube-config-test-"));
-  cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function applied(config: ReturnType<typeof loadKubeConfig>): Promise<RequestOptions> {
-  const options: RequestOptions = {};
-  await config.applyToHTTPSOptions(options);
-  return options;
-}
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
