@@ -202,7 +202,7 @@ describe("dst profile against the server", () => {
 describe("dst endpoints against the server", () => {
   it("tables several authorities, an empty service included", async () => {
     const io = new CapturedIo();
-    expect(await run(io, "endpoints", "--timeout", "300ms", SHOP_WEB, SHOP_EMPTY)).toBe(0);
+    expect(await run(io, "endpoints", "--timeout", "2s", SHOP_WEB, SHOP_EMPTY)).toBe(0);
     expect(rowsOf(io.out).map((cells) => cells.slice(0, 6))).toEqual([
       ["AUTHORITY", "NAMESPACE", "SERVICE", "IP", "PORT", "POD"],
       [SHOP_WEB, "shop", "web", "10.244.0.11", "8080", shopPods[0].name],
@@ -213,9 +213,9 @@ describe("dst endpoints against the server", () => {
 
   it("-o json writes {authority, update} per authority", async () => {
     const io = new CapturedIo();
-    expect(
-      await run(io, "endpoints", "--timeout", "300ms", "-o", "json", SHOP_WEB, SHOP_EMPTY),
-    ).toBe(0);
+    expect(await run(io, "endpoints", "--timeout", "2s", "-o", "json", SHOP_WEB, SHOP_EMPTY)).toBe(
+      0,
+    );
     const [web, empty] = io.out
       .trimEnd()
       .split("\n")
