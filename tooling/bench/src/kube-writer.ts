@@ -52,7 +52,7 @@ export function completeForApi(obj: KubeObject): KubeObject {
     };
   } else if (obj.kind === "Service") {
     // The API server allocates cluster IPs from its own range; Gets name the Service.
-    const { clusterIP: _ip, ...spec } = source.spec as Record<string, unknown>;
+    const { clusterIP: _ip, clusterIPs: _ips, ...spec } = source.spec as Record<string, unknown>;
     out.spec = spec;
   } else if (obj.kind === "ReplicaSet" && source.spec === undefined) {
     const labels = { "bench.destination/replicaset": obj.metadata.name };
