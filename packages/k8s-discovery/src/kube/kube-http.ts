@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { KubeConfig } from "./kube-config.js";
+import { isProtobuf, parseProtobufStatus } from "./protobuf-status.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 /** A request to the API server; `path` starts at `/api` or `/apis`. */
@@ -50,7 +51,7 @@ export class KubeHttpClient {
       ...request,
       timeoutMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
-    const text = await readText(response);
+    const text = (await readBody(response)).toString("utf8");
     try {
       return JSON.parse(text) as T;
     } catch {
@@ -90,12 +91,16 @@ export class KubeHttpClient {
     });
     const code = response.statusCode ?? 0;
     if (code >= 200 && code < 300) return response;
-    const text = await readText(response).catch(() => "");
+    const answer = await readBody(response).catch(() => Buffer.alloc(0));
     let status: KubeStatus = {};
-    try {
-      status = toStatus(JSON.parse(text));
-    } catch {
-      status = text ? { message: text.slice(0, 200) } : {};
+    if (isProtobuf(response.headers["content-type"])) status = parseProtobufStatus(answer);
+    else {
+      const text = answer.toString("utf8");
+      try {
+        status = toStatus(JSON.parse(text));
+      } catch {
+        status = text ? { message: text.slice(0, 200) } : {};
+      }
     }
     throw new KubeApiError(code, status, request.path);
   }
@@ -105,8 +110,8 @@ function timeoutSignal(ms: number | undefined): AbortSignal | undefined {
   return ms === undefined ? undefined : AbortSignal.timeout(ms);
 }
 
-async function readText(response: IncomingMessage): Promise<string> {
+async function readBody(response: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of response) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

@@ -13,6 +13,9 @@ import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
 import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
+import { PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
+import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
+import { isProtobuf, PROTOBUF_MEDIA_TYPE } from "./protobuf-status.js";
 import { isGone, parseWatchEvent } from "./watch-event.js";
 import { WatchPosition } from "./watch-position.js";
 
@@ -204,7 +207,7 @@ export class Reflector<T extends KubeObject> {
               continue: token,
               resourceVersion: from === "cache" && token === undefined ? "0" : undefined,
             },
-            accept: this.#accept(METADATA_LIST_ACCEPT),
+            accept: this.#listAccept(),
             signal: this.#stop.signal,
             timeoutMs: LIST_TIMEOUT_MS,
           },
@@ -236,6 +239,15 @@ export class Reflector<T extends KubeObject> {
   async #listPage(request: KubeRequest, items: T[]): Promise<ListResponse> {
     const response = await this.#options.client.open(request);
     try {
+      const readItem = this.#protobufItems();
+      if (readItem !== undefined && isProtobuf(response.headers["content-type"])) {
+        // Read straight into the projection, typed by the schema: nothing to normalise.
+        const reader = new ProtobufListItems(readItem);
+        for await (const chunk of response) {
+          for (const item of reader.push(chunk as Buffer)) items.push(item as T);
+        }
+        return reader.end();
+      }
       const reader = new ListItems();
       for await (const chunk of response) {
         for (const item of reader.push(chunk as Buffer)) {
@@ -368,6 +380,17 @@ export class Reflector<T extends KubeObject> {
     if (this.#options.metadataOnly) return toObjectMetadata(obj, resource) as T;
     if (obj.kind && obj.apiVersion) return projectObject(obj) as T;
     return projectObject({ ...obj, apiVersion: apiVersionOf(resource), kind: resource.kind }) as T;
+  }
+
+  /** Lists of kinds read from protobuf accept it first, and JSON from a server without it. */
+  #listAccept(): string {
+    if (this.#protobufItems() !== undefined) return `${PROTOBUF_MEDIA_TYPE}, application/json`;
+    return this.#accept(METADATA_LIST_ACCEPT);
+  }
+
+  #protobufItems(): ItemReader | undefined {
+    if (this.#options.metadataOnly) return undefined;
+    return PROTOBUF_ITEM_READERS[this.#options.resource.kind];
   }
 
   #accept(metadataType: string): string {

@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import type { KubeObject } from "@destination/core";
+import { describe, expect, it } from "vitest";
+import { projectObject } from "../object-projection.js";
+import { ProtobufListItems } from "./protobuf-list-items.js";
+import { readPod } from "./protobuf-pod.js";
+import { ProtobufError } from "./protobuf-reader.js";
+
+// The same pods, listed from a real kube-apiserver (v1.37) once as protobuf and once as JSON:
+// see testdata/README.md.
+const testdata = (name: string) => readFileSync(new URL(`./testdata/${name}`, import.meta.url));
+const podsPb = testdata("pods.pb");
+const podsJson = JSON.parse(testdata("pods.json").toString("utf8")) as {
+  metadata: { resourceVersion: string };
+  items: KubeObject[];
+};
+const projectedFromJson = podsJson.items.map((item) =>
+  projectObject({ ...item, apiVersion: "v1", kind: "Pod" }),
+);
+
+function readAll(body: Buffer, chunkSizes: () => number) {
+  const reader = new ProtobufListItems(readPod);
+  const items: unknown[] = [];
+  for (let at = 0; at < body.length; ) {
+    const size = Math.max(1, chunkSizes());
+    items.push(...reader.push(body.subarray(at, at + size)));
+    at += size;
+  }
+  return { items, envelope: reader.end() };
+}
+
+describe("protobuf pod lists", () => {
+  it("give each pod as the projection of its JSON gives it", () => {
+    const { items, envelope } = readAll(podsPb, () => podsPb.length);
+    expect(items).toHaveLength(6);
+    expect(items).toStrictEqual(projectedFromJson);
+    expect(envelope.metadata.resourceVersion).toBe(podsJson.metadata.resourceVersion);
+    expect(envelope.metadata.continue).toBeUndefined();
+  });
+
+  it("covers the fields that differ between pods", () => {
+    // The fixture is only worth its bytes if it exercises what the reader must get right.
+    const byName = new Map(
+      (readAll(podsPb, () => podsPb.length).items as KubeObject[]).map((p) => [p.metadata.name, p]),
+    );
+    expect(byName.get("meshed-web")).toMatchObject({
+      metadata: {
+        labels: { app: "web" },
+        annotations: { note: 'line one\nline "two" é ☃ 😀' },
+        ownerReferences: [
+          { kind: "ReplicaSet", controller: true, blockOwnerDeletion: true },
+          { kind: "ConfigMap", name: "other" },
+        ],
+      },
+      spec: {
+        serviceAccountName: "web",
+        initContainers: [{ name: "linkerd-init", ports: [{ containerPort: 9999 }] }],
+      },
+      status: { podIPs: [{ ip: "10.1.0.5" }, { ip: "fd00::5" }] },
+    });
+    expect(byName.get("host-net")).toMatchObject({
+      spec: { hostNetwork: true, containers: [{ ports: [{ hostPort: 7000 }] }] },
+    });
+    expect(byName.get("going")?.metadata).toMatchObject({
+      deletionGracePeriodSeconds: 30,
+      finalizers: ["example.com/keep"],
+      managedFields: [{ operation: "Update" }],
+    });
+    expect(byName.get("pending")).toMatchObject({
+      metadata: { generateName: "pending-" },
+      spec: { hostname: "db-0", subdomain: "db" },
+      status: { phase: "Pending" },
+    });
+  });
+
+  it("reads the same pods whatever the chunks the body arrives in", () => {
+    expect(readAll(podsPb, () => 1).items).toStrictEqual(projectedFromJson);
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % 700;
+    };
+    for (let round = 0; round < 20; round++) {
+      expect(readAll(podsPb, random).items).toStrictEqual(projectedFromJson);
+    }
+  });
+
+  it("hands out the continue token of a page", () => {
+    const page = testdata("pods-page.pb");
+    const { items, envelope } = readAll(page, () => 1000);
+    expect((items as KubeObject[]).map((p) => p.metadata.name)).toEqual(["going", "host-net"]);
+    expect(envelope.metadata.continue).toMatch(/^eyJ/);
+    expect(envelope.metadata.resourceVersion).toMatch(/^\d+$/);
+  });
+
+  it("refuses a body cut short, or one that is not protobuf", () => {
+    const cut = new ProtobufListItems(readPod);
+    cut.push(podsPb.subarray(0, podsPb.length - 100));
+    expect(() => cut.end()).toThrow(/ended early/);
+    expect(() => new ProtobufListItems(readPod).push(Buffer.from('{"items":[]}'))).toThrow(/magic/);
+  });
+
+  it("refuses a corrupt item rather than reading a wrong pod from it", () => {
+    // The first item's metadata length made wrong: its fields no longer line up.
+    const corrupt = Buffer.from(podsPb);
+    corrupt[findFirstItem(corrupt).metadataLengthAt] = 0x7f;
+    expect(() => new ProtobufListItems(readPod).push(corrupt)).toThrow(ProtobufError);
+  });
+});
+
+/** Where the first byte of the first item's metadata length is in a body. */
+function findFirstItem(body: Buffer): { metadataLengthAt: number } {
+  // k8s\0, the envelope's typeMeta (0x0a len …), then raw (0x12 varint) holding the list.
+  let at = 4;
+  at += 2 + (body[at + 1] as number);
+  at += 1;
+  while ((body[at] as number) & 0x80) at++;
+  at++;
+  // The list: metadata (0x0a len …), then the first item (0x12 varint), whose first field is
+  // its metadata (0x0a varint).
+  at += 2 + (body[at + 1] as number);
+  at += 1;
+  while ((body[at] as number) & 0x80) at++;
+  at++;
+  if (body[at] !== 0x0a) throw new Error("unexpected fixture layout");
+  return { metadataLengthAt: at + 1 };
+}
