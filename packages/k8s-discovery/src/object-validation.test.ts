@@ -55,6 +55,116 @@ describe("objectProblem", () => {
     );
   });
 
+  it("prints what it received the same way for every kind of value", () => {
+    const port = (value: unknown) =>
+      objectProblem("Service", { metadata: meta, spec: { ports: [{ port: value }] } });
+    expect(port('a"b')).toBe('spec.ports[0].port: expected number, got "a"b"');
+    expect(port(null)).toBe("spec.ports[0].port: expected number, got null");
+    expect(port(Number.NaN)).toBe("spec.ports[0].port: expected number, got NaN");
+    expect(port(5n)).toBe("spec.ports[0].port: expected number, got 5");
+    expect(port(false)).toBe("spec.ports[0].port: expected number, got false");
+    expect(port({})).toBe("spec.ports[0].port: expected number, got Object");
+    expect(port([80])).toBe("spec.ports[0].port: expected number, got Array");
+    expect(port(new Date(0))).toBe("spec.ports[0].port: expected number, got Date");
+    expect(port(Object.create(null))).toBe("spec.ports[0].port: expected number, got null");
+    expect(port(Symbol("s"))).toBe("spec.ports[0].port: expected number, got symbol");
+    expect(port(undefined)).toBe("spec.ports[0].port: missing");
+  });
+
+  it("names a number that is not an integer, and what a port-or-name accepts", () => {
+    const ports = (entry: Record<string, unknown>) =>
+      objectProblem("Service", { metadata: meta, spec: { ports: [{ port: 80, ...entry }] } });
+    expect(ports({ port: 1.5 })).toBe("spec.ports[0].port: Invalid integer: Received 1.5");
+    expect(ports({ port: Number.POSITIVE_INFINITY })).toBe(
+      "spec.ports[0].port: Invalid integer: Received Infinity",
+    );
+    expect(ports({ targetPort: 8080.5 })).toBe(
+      "spec.ports[0].targetPort: Invalid integer: Received 8080.5",
+    );
+    expect(ports({ targetPort: true })).toBe(
+      "spec.ports[0].targetPort: expected (number | string), got true",
+    );
+    expect(ports({ targetPort: Number.NaN })).toBe(
+      "spec.ports[0].targetPort: expected (number | string), got NaN",
+    );
+    expect(ports({ targetPort: null, nodePort: null })).toBeUndefined();
+    expect(objectProblem("Server", { metadata: meta, spec: { port: [] } })).toBe(
+      "spec.port: expected (number | string), got Array",
+    );
+  });
+
+  it("refuses an empty name, a null namespace and a map that is an array", () => {
+    expect(objectProblem("Pod", { metadata: { name: "" } })).toBe(
+      "metadata.name: Invalid length: Expected !0 but received 0",
+    );
+    expect(objectProblem("Pod", { metadata: { name: "web", namespace: null } })).toBe(
+      "metadata.namespace: expected string, got null",
+    );
+    expect(objectProblem("Pod", { metadata: { ...meta, labels: ["a"] } })).toBe(
+      "metadata.labels: expected Object, got Array",
+    );
+    expect(
+      objectProblem("Server", {
+        metadata: meta,
+        spec: { podSelector: { matchLabels: { "app.kubernetes.io/name": 1 } } },
+      }),
+    ).toBe("spec.podSelector.matchLabels.app.kubernetes.io/name: expected string, got 1");
+    expect(
+      objectProblem("EndpointSlice", {
+        metadata: meta,
+        addressType: "IPv4",
+        endpoints: [{ addresses: null }],
+      }),
+    ).toBe("endpoints[0].addresses: expected Array, got null");
+  });
+
+  it("reads a map's own keys only, and not __proto__, prototype or constructor", () => {
+    const inherited = Object.assign(Object.create({ inherited: 1 }), { app: "web" });
+    expect(objectProblem("Pod", { metadata: { ...meta, labels: inherited } })).toBeUndefined();
+    expect(
+      objectProblem("Pod", { metadata: { ...meta, labels: { constructor: 1, prototype: 2 } } }),
+    ).toBeUndefined();
+    expect(
+      objectProblem("Pod", { metadata: { ...meta, labels: JSON.parse('{"__proto__": 1}') } }),
+    ).toBeUndefined();
+    expect(objectProblem("Pod", { metadata: { ...meta, labels: { 0: 1 } } })).toBe(
+      "metadata.labels.0: expected string, got 1",
+    );
+  });
+
+  it("takes any object for an object, arrays included, and a hole for a missing item", () => {
+    expect(objectProblem("Pod", [])).toBe("metadata: missing");
+    expect(objectProblem("Pod", { metadata: meta, spec: [] })).toBeUndefined();
+    expect(objectProblem("Pod", null)).toBe("the object: expected Object, got null");
+    expect(objectProblem("Pod", undefined)).toBe("the object: missing");
+    expect(
+      objectProblem("EndpointSlice", {
+        metadata: meta,
+        addressType: "IPv4",
+        // biome-ignore lint/suspicious/noSparseArray: a hole is what is tested
+        endpoints: [{ addresses: [, "10.0.0.1"] }],
+      }),
+    ).toBe("endpoints[0].addresses[0]: missing");
+  });
+
+  it("reports the first problem in the order the schema lists its fields", () => {
+    expect(objectProblem("Pod", { status: 5, spec: 5, metadata: meta })).toBe(
+      "spec: expected Object, got 5",
+    );
+    expect(objectProblem("Pod", { spec: 5, metadata: { labels: 5 } })).toBe(
+      "metadata.name: missing",
+    );
+  });
+
+  it("cuts a long message to 160 characters and leaves the path whole", () => {
+    const problem = objectProblem("Service", {
+      metadata: meta,
+      spec: { ports: [{ port: "x".repeat(300) }] },
+    });
+    const message = `expected number, got "${"x".repeat(300)}"`.slice(0, 160);
+    expect(problem).toBe(`spec.ports[0].port: ${message}…`);
+  });
+
   it("keeps a problem with a huge value short", () => {
     const problem = objectProblem("Pod", {
       metadata: { name: "x".repeat(100_000), labels: 5 },
