@@ -116,7 +116,10 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
    * skipped with a warning and changes nothing: a stored earlier version stays.
    */
   apply(obj: T): void {
-    if (!this.#valid(obj)) return;
+    if (this.#valid(obj)) this.#applyValid(obj);
+  }
+
+  #applyValid(obj: T): void {
     const key = keyOf(obj);
     const old = this.#objects.get(key);
     this.#store(key, obj, old);
@@ -169,7 +172,8 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     for (const [key, obj] of incoming) {
       const old = this.#objects.get(key);
       if (old !== undefined && sameVersion(old, obj)) continue;
-      this.apply(obj);
+      // Checked above already: a second check was a tenth of a start's CPU.
+      this.#applyValid(obj);
     }
     this.markSynced();
   }
