@@ -1,4 +1,6 @@
 // The `@destination/k8s-discovery/testing` entry: test helpers for backends, importing vitest.
+
+export { projectObject } from "../object-projection.js";
 export type {
   BackendHarness,
   BackendHarnessFactory,

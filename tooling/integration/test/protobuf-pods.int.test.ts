@@ -1,0 +1,130 @@
+// Pods are listed as protobuf and decoded straight into what the backend keeps of them. On a
+// real kube-apiserver, what the cluster backend holds after its first list must be exactly
+// what the JSON of the same pods gives once projected.
+import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
+import { projectObject } from "@destination/k8s-discovery/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { KubeObject } from "../src/api.js";
+import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
+
+const NS = "protobuf-pods";
+const IMAGE = "registry.k8s.io/pause:3.10";
+
+/** Pods that between them use every field the protobuf reader picks out. */
+const PODS: KubeObject[] = [
+  {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: {
+      name: "meshed",
+      namespace: NS,
+      labels: { app: "web", "linkerd.io/control-plane-ns": "linkerd" },
+      annotations: { note: 'quotes "and"\nlines é ☃ 😀', "config.linkerd.io/opaque-ports": "3306" },
+      ownerReferences: [
+        {
+          apiVersion: "apps/v1",
+          kind: "ReplicaSet",
+          name: "web-1",
+          uid: "0b0b0b0b-1111-2222-3333-444455556666",
+          controller: true,
+        },
+      ],
+      finalizers: ["example.com/keep"],
+    },
+    spec: {
+      nodeName: "node-a",
+      serviceAccountName: "web",
+      hostname: "web-0",
+      subdomain: "web",
+      initContainers: [{ name: "init", image: IMAGE, ports: [{ containerPort: 9999 }] }],
+      containers: [
+        {
+          name: "linkerd-proxy",
+          image: IMAGE,
+          ports: [{ name: "linkerd-proxy", containerPort: 4143 }],
+          env: [
+            { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+            { name: "FROM_FIELD", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+          ],
+        },
+        {
+          name: "app",
+          image: IMAGE,
+          ports: [
+            { name: "http", containerPort: 8080 },
+            { name: "dns", containerPort: 53, protocol: "UDP" },
+          ],
+        },
+      ],
+    },
+    status: {
+      phase: "Running",
+      podIP: "10.1.0.5",
+      podIPs: [{ ip: "10.1.0.5" }, { ip: "fd00::5" }],
+      hostIP: "192.168.0.10",
+      hostIPs: [{ ip: "192.168.0.10" }],
+      conditions: [{ type: "Ready", status: "True" }],
+    },
+  },
+  {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "host-network", namespace: NS },
+    spec: {
+      nodeName: "node-b",
+      hostNetwork: true,
+      containers: [
+        {
+          name: "agent",
+          image: IMAGE,
+          ports: [{ containerPort: 7000, hostPort: 7000, hostIP: "192.168.0.11" }],
+        },
+      ],
+    },
+    status: { phase: "Running", podIP: "192.168.0.11", hostIP: "192.168.0.11" },
+  },
+  {
+    apiVersion: "v1",
+    kind: "Pod",
+    metadata: { name: "pending", namespace: NS, generateName: "pending-" },
+    spec: { containers: [{ name: "app", image: IMAGE }] },
+  },
+];
+
+let ctx: IntegrationEnv | undefined;
+let cluster: KubeCluster | undefined;
+beforeAll(async () => {
+  ctx = await startIntegrationEnv();
+  await ctx.api.apply(...PODS);
+  // One of them being deleted: a finalizer keeps it, with its deletion time and grace period.
+  const res = await ctx.env.request(
+    "DELETE",
+    `/api/v1/namespaces/${NS}/pods/meshed?gracePeriodSeconds=30`,
+  );
+  expect(res.status).toBe(200);
+  cluster = createKubeCluster({
+    kubeconfigPath: ctx.env.kubeconfigPath,
+    enableEndpointSlices: true,
+    resyncMs: 0,
+  });
+  await cluster.start();
+  await cluster.whenSynced();
+});
+afterAll(async () => {
+  await cluster?.stop();
+  await ctx?.stop();
+});
+
+describe("pods listed as protobuf (real kube-apiserver)", () => {
+  it("are held exactly as their JSON projects", async () => {
+    for (const { metadata } of PODS) {
+      const json = await ctx?.api.get("Pod", NS, metadata.name);
+      expect(json, metadata.name).toBeDefined();
+      const expected = projectObject({ ...(json as KubeObject), apiVersion: "v1", kind: "Pod" });
+      expect(cluster?.pods.get(NS, metadata.name), metadata.name).toStrictEqual(expected);
+    }
+    const meshed = cluster?.pods.get(NS, "meshed");
+    expect(meshed?.metadata.deletionTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(meshed?.status?.podIPs).toEqual([{ ip: "10.1.0.5" }, { ip: "fd00::5" }]);
+  });
+});
