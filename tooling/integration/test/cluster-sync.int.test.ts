@@ -1,7 +1,8 @@
 // Syncing kinds that have no objects. kube-apiserver answers a metadata-only list
 // (`Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1`) of an empty
 // collection with `"items": null`, where a full list says `"items": []`. The cluster backend
-// reads Nodes, ReplicaSets and Jobs that way, so these tests pin what must hold on any cluster
+// reads Nodes, ReplicaSets and Jobs as metadata only (as protobuf where the server has it, this
+// JSON otherwise), so these tests pin what must hold on any cluster
 // with no Jobs (or no ReplicaSets, or no Nodes).
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { EventRecorder } from "@destination/k8s-discovery/testing";

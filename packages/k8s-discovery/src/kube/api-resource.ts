@@ -23,4 +23,6 @@ export function objectPath(resource: ApiResource, namespace: string, name: strin
 /** Content types of metadata-only reads: a list, and one watched object. */
 export const METADATA_LIST_ACCEPT =
   "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+/** A metadata-only list as protobuf, JSON from a server without it. */
+export const PROTOBUF_METADATA_LIST_ACCEPT = `application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, ${METADATA_LIST_ACCEPT}`;
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";

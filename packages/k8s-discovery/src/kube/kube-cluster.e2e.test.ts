@@ -264,9 +264,10 @@ describe("cluster backend: list and watch", () => {
     const c = cluster(server);
     await c.start();
     await c.whenSynced();
+    // Lists ask for protobuf metadata first; this server answers JSON metadata, read as well.
     for (const plural of ["nodes", "replicasets", "jobs"]) {
       expect(requestsTo(server, plural, false)[0]?.accept).toBe(
-        "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+        "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
       );
     }
     await eventually(() => expect(requestsTo(server, "replicasets", true)).toHaveLength(1));

@@ -1,8 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { KubeObject } from "@destination/core";
 import { describe, expect, it } from "vitest";
+import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
-import { ProtobufListItems } from "./protobuf-list-items.js";
+import { RESOURCE_KINDS } from "../resource-kind.js";
+import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
+import { metadataItemReader } from "./protobuf-items.js";
+import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
 import { ProtobufError } from "./protobuf-reader.js";
 
@@ -18,8 +22,8 @@ const projectedFromJson = podsJson.items.map((item) =>
   projectObject({ ...item, apiVersion: "v1", kind: "Pod" }),
 );
 
-function readAll(body: Buffer, chunkSizes: () => number) {
-  const reader = new ProtobufListItems(readPod);
+function readAll(body: Buffer, chunkSizes: () => number, readItem: ItemReader = readPod) {
+  const reader = new ProtobufListItems(readItem);
   const items: unknown[] = [];
   for (let at = 0; at < body.length; ) {
     const size = Math.max(1, chunkSizes());
@@ -105,6 +109,58 @@ describe("protobuf pod lists", () => {
     const corrupt = Buffer.from(podsPb);
     corrupt[findFirstItem(corrupt).metadataLengthAt] = 0x7f;
     expect(() => new ProtobufListItems(readPod).push(corrupt)).toThrow(ProtobufError);
+  });
+});
+
+/** A list fixture in both forms, read as protobuf, against its JSON as the backend keeps it. */
+function bothForms(name: string, readItem: ItemReader, keep: (item: KubeObject) => unknown) {
+  const pb = testdata(`${name}.pb`);
+  const json = JSON.parse(testdata(`${name}.json`).toString("utf8")) as { items: KubeObject[] };
+  return { read: () => readAll(pb, () => 97, readItem).items, expected: json.items.map(keep) };
+}
+
+describe("protobuf EndpointSlice lists", () => {
+  const slices = bothForms("slices", readEndpointSlice, (item) =>
+    projectObject({ ...item, apiVersion: "discovery.k8s.io/v1", kind: "EndpointSlice" }),
+  );
+
+  it("give each slice whole, as the projection of its JSON gives it", () => {
+    expect(slices.expected).toHaveLength(4);
+    expect(slices.read()).toStrictEqual(slices.expected);
+  });
+
+  it("cover set and unset conditions, hints, target references and ports without a number", () => {
+    const byName = new Map((slices.read() as KubeObject[]).map((s) => [s.metadata.name, s]));
+    expect(byName.get("web-v4")).toMatchObject({
+      endpoints: [
+        {
+          conditions: { ready: true, serving: true, terminating: false },
+          hints: {
+            forZones: [{ name: "zone-a" }, { name: "zone-b" }],
+            forNodes: [{ name: "node-a" }],
+          },
+          targetRef: { fieldPath: "spec.containers{web}" },
+        },
+        { conditions: { ready: false, terminating: true } },
+        { conditions: {}, targetRef: { kind: "Pod", name: "x" } },
+        { conditions: {}, hints: {} },
+      ],
+      ports: [{ appProtocol: "kubernetes.io/h2c" }, { name: "", port: 53 }, { name: "noport" }],
+    });
+    // Empty lists with no omitempty come as null, as in the JSON.
+    expect(byName.get("web-v6")).toHaveProperty("ports", null);
+    expect(byName.get("empty")).toHaveProperty("endpoints", null);
+  });
+});
+
+describe("protobuf metadata-only lists", () => {
+  it("give each object's metadata, as the metadata-only cache keeps it from JSON", () => {
+    const info = RESOURCE_KINDS.ReplicaSet;
+    const replicaSets = bothForms("replicasets-meta", metadataItemReader(info), (item) =>
+      toObjectMetadata(item, info),
+    );
+    expect(replicaSets.expected).toHaveLength(2);
+    expect(replicaSets.read()).toStrictEqual(replicaSets.expected);
   });
 });
 

@@ -6,8 +6,11 @@ import { append, type ProtobufReader } from "./protobuf-reader.js";
 // projected (see object-projection.ts): Go's JSON leaves out empty strings, zero numbers and
 // empty maps and lists where the field is `omitempty`, and writes a zero time as null.
 
-/** ObjectMeta, with `managedFields` cut to the latest `Update` time, as projected. */
-export function readObjectMeta(r: ProtobufReader): ObjectMeta {
+/**
+ * ObjectMeta, with `managedFields` cut to the latest `Update` time, as projected, or left out
+ * when `updateTime` is false (metadata-only caches keep none).
+ */
+export function readObjectMeta(r: ProtobufReader, updateTime = true): ObjectMeta {
   const meta = {} as ObjectMeta & Record<string, unknown>;
   let latestUpdate = 0;
   while (!r.done) {
@@ -68,7 +71,7 @@ export function readObjectMeta(r: ProtobufReader): ObjectMeta {
         r.skip(tag);
     }
   }
-  if (latestUpdate > 0) {
+  if (updateTime && latestUpdate > 0) {
     const entry: ManagedFieldsEntry = { operation: "Update", time: formatTime(latestUpdate, 0) };
     meta.managedFields = [entry];
   }
@@ -80,7 +83,7 @@ function setString(meta: Record<string, unknown>, key: string, value: string): v
 }
 
 /** Adds a map entry (a message of key 1 and value 2) to `into`, made when absent. */
-function readMapEntry(
+export function readMapEntry(
   r: ProtobufReader,
   into: Record<string, string> | null | undefined,
 ): Record<string, string> {

@@ -7,13 +7,13 @@ import {
   type ApiResource,
   collectionPath,
   METADATA_ACCEPT,
-  METADATA_LIST_ACCEPT,
+  PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
 import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
-import { PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
+import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { isProtobuf, PROTOBUF_MEDIA_TYPE } from "./protobuf-status.js";
 import { isGone, parseWatchEvent } from "./watch-event.js";
@@ -98,6 +98,7 @@ export class Reflector<T extends KubeObject> {
   readonly #path: string;
   readonly #where: Record<string, string>;
   #metadataAccepted = true;
+  readonly #metadataItems: ItemReader;
   #running: Promise<void> | undefined;
 
   constructor(options: ReflectorOptions<T>) {
@@ -106,6 +107,7 @@ export class Reflector<T extends KubeObject> {
     this.#clock = options.clock ?? systemClock;
     this.#backoff = new Backoff(options.backoff ?? DEFAULT_BACKOFF, this.#random);
     this.#path = collectionPath(options.resource, options.namespace);
+    this.#metadataItems = metadataItemReader(options.resource);
     this.#where = {
       kind: options.resource.kind,
       ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
@@ -384,12 +386,20 @@ export class Reflector<T extends KubeObject> {
 
   /** Lists of kinds read from protobuf accept it first, and JSON from a server without it. */
   #listAccept(): string {
-    if (this.#protobufItems() !== undefined) return `${PROTOBUF_MEDIA_TYPE}, application/json`;
-    return this.#accept(METADATA_LIST_ACCEPT);
+    if (this.#options.metadataOnly) {
+      return this.#metadataAccepted ? PROTOBUF_METADATA_LIST_ACCEPT : "application/json";
+    }
+    if (PROTOBUF_ITEM_READERS[this.#options.resource.kind] !== undefined) {
+      return `${PROTOBUF_MEDIA_TYPE}, application/json`;
+    }
+    return "application/json";
   }
 
+  /** How a protobuf list of this loop is read, when it asks for one. */
   #protobufItems(): ItemReader | undefined {
-    if (this.#options.metadataOnly) return undefined;
+    if (this.#options.metadataOnly) {
+      return this.#metadataAccepted ? this.#metadataItems : undefined;
+    }
     return PROTOBUF_ITEM_READERS[this.#options.resource.kind];
   }
 

@@ -1,7 +1,7 @@
-// Pods are listed as protobuf and decoded straight into what the backend keeps of them. On a
-// real kube-apiserver, what the cluster backend holds after its first list must be exactly
-// what the JSON of the same pods gives once projected.
-import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
+// Pods, EndpointSlices and metadata-only kinds are listed as protobuf and decoded straight into
+// what the backend keeps of them. On a real kube-apiserver, what the cluster backend holds after
+// its first list must be exactly what the JSON of the same objects gives once projected.
+import { createKubeCluster, type KubeCluster, RESOURCE_KINDS } from "@destination/k8s-discovery";
 import { projectObject } from "@destination/k8s-discovery/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
@@ -9,6 +9,15 @@ import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
 
 const NS = "protobuf-pods";
 const IMAGE = "registry.k8s.io/pause:3.10";
+
+/** A controller reference (the writer's type leaves out `controller`). */
+const CONTROLLER = {
+  apiVersion: "apps/v1",
+  kind: "ReplicaSet",
+  name: "web-1",
+  uid: "0b0b0b0b-1111-2222-3333-444455556666",
+  controller: true,
+};
 
 /** Pods that between them use every field the protobuf reader picks out. */
 const PODS: KubeObject[] = [
@@ -20,15 +29,7 @@ const PODS: KubeObject[] = [
       namespace: NS,
       labels: { app: "web", "linkerd.io/control-plane-ns": "linkerd" },
       annotations: { note: 'quotes "and"\nlines é ☃ 😀', "config.linkerd.io/opaque-ports": "3306" },
-      ownerReferences: [
-        {
-          apiVersion: "apps/v1",
-          kind: "ReplicaSet",
-          name: "web-1",
-          uid: "0b0b0b0b-1111-2222-3333-444455556666",
-          controller: true,
-        },
-      ],
+      ownerReferences: [CONTROLLER],
       finalizers: ["example.com/keep"],
     },
     spec: {
@@ -91,11 +92,68 @@ const PODS: KubeObject[] = [
   },
 ];
 
+const SLICES: KubeObject[] = [
+  {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata: { name: "web-abc", namespace: NS, labels: { "kubernetes.io/service-name": "web" } },
+    addressType: "IPv4",
+    endpoints: [
+      {
+        addresses: ["10.1.0.5"],
+        conditions: { ready: true, serving: true, terminating: false },
+        hostname: "web-0",
+        nodeName: "node-a",
+        zone: "zone-a",
+        targetRef: {
+          kind: "Pod",
+          namespace: NS,
+          name: "meshed",
+          uid: "0b0b0b0b-1111-2222-3333-444455556666",
+        },
+        hints: { forZones: [{ name: "zone-a" }] },
+      },
+      { addresses: ["10.1.0.6"], conditions: { ready: false } },
+    ],
+    ports: [
+      { name: "http", port: 8080, protocol: "TCP", appProtocol: "kubernetes.io/h2c" },
+      { name: "no-number" },
+    ],
+  },
+  {
+    apiVersion: "discovery.k8s.io/v1",
+    kind: "EndpointSlice",
+    metadata: { name: "empty", namespace: NS, labels: { "kubernetes.io/service-name": "empty" } },
+    addressType: "IPv6",
+    endpoints: [],
+    ports: [],
+  },
+];
+
+const REPLICA_SET: KubeObject = {
+  apiVersion: "apps/v1",
+  kind: "ReplicaSet",
+  metadata: {
+    name: "web-1",
+    namespace: NS,
+    labels: { app: "web" },
+    annotations: { "deployment.kubernetes.io/revision": "2" },
+  },
+  spec: {
+    replicas: 0,
+    selector: { matchLabels: { app: "web" } },
+    template: {
+      metadata: { labels: { app: "web" } },
+      spec: { containers: [{ name: "app", image: IMAGE }] },
+    },
+  },
+};
+
 let ctx: IntegrationEnv | undefined;
 let cluster: KubeCluster | undefined;
 beforeAll(async () => {
   ctx = await startIntegrationEnv();
-  await ctx.api.apply(...PODS);
+  await ctx.api.apply(...PODS, ...SLICES, REPLICA_SET);
   // One of them being deleted: a finalizer keeps it, with its deletion time and grace period.
   const res = await ctx.env.request(
     "DELETE",
@@ -115,8 +173,8 @@ afterAll(async () => {
   await ctx?.stop();
 });
 
-describe("pods listed as protobuf (real kube-apiserver)", () => {
-  it("are held exactly as their JSON projects", async () => {
+describe("lists read as protobuf (real kube-apiserver)", () => {
+  it("hold pods exactly as their JSON projects", async () => {
     for (const { metadata } of PODS) {
       const json = await ctx?.api.get("Pod", NS, metadata.name);
       expect(json, metadata.name).toBeDefined();
@@ -126,5 +184,28 @@ describe("pods listed as protobuf (real kube-apiserver)", () => {
     const meshed = cluster?.pods.get(NS, "meshed");
     expect(meshed?.metadata.deletionTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(meshed?.status?.podIPs).toEqual([{ ip: "10.1.0.5" }, { ip: "fd00::5" }]);
+  });
+
+  it("hold EndpointSlices exactly as their JSON projects", async () => {
+    for (const { metadata } of SLICES) {
+      const json = await ctx?.api.get("EndpointSlice", NS, metadata.name);
+      const expected = projectObject({
+        ...(json as KubeObject),
+        apiVersion: "discovery.k8s.io/v1",
+        kind: "EndpointSlice",
+      });
+      expect(cluster?.endpointSlices.get(NS, metadata.name), metadata.name).toStrictEqual(expected);
+    }
+  });
+
+  it("hold metadata-only kinds as the metadata of their JSON", async () => {
+    const json = (await ctx?.api.get("ReplicaSet", NS, "web-1")) as KubeObject;
+    const { managedFields: _dropped, ...metadata } = json.metadata;
+    const info = RESOURCE_KINDS.ReplicaSet;
+    expect(cluster?.replicaSets.get(NS, "web-1")).toStrictEqual({
+      apiVersion: `${info.group}/${info.version}`,
+      kind: "ReplicaSet",
+      metadata,
+    });
   });
 });
