@@ -3,15 +3,15 @@ import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destinati
 // Everything handed to listeners is immutable. Entries are frozen once, when an address
 // is built, so sets can share them; each published set gets its own read-only map.
 
-/** A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. */
+/**
+ * A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. The ID,
+ * address and zone hints are frozen in place, not copied: callers build them for this entry
+ * (or pass parts of an entry already frozen), and a cold subscription builds thousands.
+ */
 export function frozenEntry(id: AddressId, address: Address): AddressSetEntry {
-  return Object.freeze({
-    id: Object.freeze({ ...id }),
-    address: Object.freeze({
-      ...address,
-      forZones: Object.freeze(address.forZones.map((z) => Object.freeze({ name: z.name }))),
-    }),
-  });
+  for (const zone of address.forZones) Object.freeze(zone);
+  Object.freeze(address.forZones);
+  return Object.freeze({ id: Object.freeze(id), address: Object.freeze(address) });
 }
 
 /** A map that offers no way to change it, not even through a cast to Map. */
@@ -71,11 +71,25 @@ export function frozenAddressSet(
   entries: Iterable<readonly [string, AddressSetEntry]>,
   labels: Readonly<Record<string, string>>,
 ): AddressSet {
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const list = [...entries];
   return Object.freeze({
-    addresses: new ReadonlyEntryMap(new Map(sorted)),
+    addresses: new ReadonlyEntryMap(new Map(isSorted(list) ? list : list.sort(byKey))),
     labels: Object.freeze({ ...labels }),
   });
+}
+
+function byKey([a]: readonly [string, unknown], [b]: readonly [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Slices usually list their endpoints in order already: checking is cheaper than sorting. */
+function isSorted(list: readonly (readonly [string, unknown])[]): boolean {
+  for (let i = 1; i < list.length; i++) {
+    if ((list[i - 1] as readonly [string, unknown])[0] > (list[i] as readonly [string, unknown])[0]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.freeze({});
