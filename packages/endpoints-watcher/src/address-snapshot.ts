@@ -65,15 +65,23 @@ class ReadonlyEntryMap implements ReadonlyMap<string, AddressSetEntry> {
 
 /**
  * An immutable AddressSet holding these entries in ID-key order (stable output for
- * translators and tests). The caller must not keep using `entries` for anything that mutates.
+ * translators and tests). The caller must not keep using `entries` for anything that mutates:
+ * a Map already in order is used as it is.
  */
 export function frozenAddressSet(
   entries: Iterable<readonly [string, AddressSetEntry]>,
   labels: Readonly<Record<string, string>>,
 ): AddressSet {
-  const list = [...entries];
+  // A map in order already (a first listener's whole snapshot) is wrapped, not copied.
+  let map: Map<string, AddressSetEntry>;
+  if (entries instanceof Map && isSorted(entries.keys())) {
+    map = entries;
+  } else {
+    const list = [...entries];
+    map = new Map(isSorted(list.map(([key]) => key)) ? list : list.sort(byKey));
+  }
   return Object.freeze({
-    addresses: new ReadonlyEntryMap(new Map(isSorted(list) ? list : list.sort(byKey))),
+    addresses: new ReadonlyEntryMap(map),
     labels: Object.freeze({ ...labels }),
   });
 }
@@ -83,11 +91,11 @@ function byKey([a]: readonly [string, unknown], [b]: readonly [string, unknown])
 }
 
 /** Slices usually list their endpoints in order already: checking is cheaper than sorting. */
-function isSorted(list: readonly (readonly [string, unknown])[]): boolean {
-  for (let i = 1; i < list.length; i++) {
-    if ((list[i - 1] as readonly [string, unknown])[0] > (list[i] as readonly [string, unknown])[0]) {
-      return false;
-    }
+function isSorted(keys: Iterable<string>): boolean {
+  let previous: string | undefined;
+  for (const key of keys) {
+    if (previous !== undefined && previous > key) return false;
+    previous = key;
   }
   return true;
 }
