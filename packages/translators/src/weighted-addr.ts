@@ -33,8 +33,11 @@ export const DEFAULT_WEIGHT = 10_000;
 const DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT = 4143;
 const EXTERNAL_WORKLOAD_PROXY_PORT_NAME = "linkerd-proxy";
 
-const h2 = () => ({ case: "h2" as const, value: create(ProtocolHint_H2Schema) });
-const opaque = () => ({ case: "opaque" as const, value: create(ProtocolHint_OpaqueSchema) });
+// The hints' empty messages are the same for every address: built once, shared, never changed.
+const H2 = Object.freeze(create(ProtocolHint_H2Schema));
+const OPAQUE = Object.freeze(create(ProtocolHint_OpaqueSchema));
+const h2 = () => ({ case: "h2" as const, value: H2 });
+const opaque = () => ({ case: "opaque" as const, value: OPAQUE });
 const opaqueTransport = (inboundPort: number) =>
   create(ProtocolHint_OpaqueTransportSchema, { inboundPort });
 
@@ -82,12 +85,11 @@ export function podWeightedAddr(
   ) {
     const namespace = pod.metadata.namespace || "default";
     const name = `${serviceAccountOf(pod)}.${namespace}.serviceaccount.identity.${controlPlaneNs}.${config.identityTrustDomain}`;
+    // The identity and the server name are one and the same message.
+    const identity = create(TlsIdentity_DnsLikeIdentitySchema, { name });
     wa.tlsIdentity = create(TlsIdentitySchema, {
-      strategy: {
-        case: "dnsLikeIdentity",
-        value: create(TlsIdentity_DnsLikeIdentitySchema, { name }),
-      },
-      serverName: create(TlsIdentity_DnsLikeIdentitySchema, { name }),
+      strategy: { case: "dnsLikeIdentity", value: identity },
+      serverName: identity,
     });
   }
   return wa;
