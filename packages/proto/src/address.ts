@@ -159,7 +159,10 @@ export function ipAddressFromBytes(bytes: Uint8Array): IPAddress {
   if (bytes.length === 4) {
     // Big-endian, unsigned: what DataView.getUint32 reads, without a view per address.
     const value =
-      (((bytes[0] ?? 0) << 24) | ((bytes[1] ?? 0) << 16) | ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)) >>>
+      (((bytes[0] ?? 0) << 24) |
+        ((bytes[1] ?? 0) << 16) |
+        ((bytes[2] ?? 0) << 8) |
+        (bytes[3] ?? 0)) >>>
       0;
     return create(IPAddressSchema, { ip: { case: "ipv4", value } });
   }
