@@ -60,7 +60,9 @@ function byAddressFamily(entries: Entries, enableIPv6: boolean): Entries {
   let withIPv6: Set<string> | undefined;
   if (enableIPv6) {
     for (const e of entries.values()) {
-      if (e.id.ipFamily === "IPv6") (withIPv6 ??= new Set()).add(workload(e));
+      if (e.id.ipFamily !== "IPv6") continue;
+      withIPv6 ??= new Set();
+      withIPv6.add(workload(e));
     }
   }
   const dropped = (e: AddressSetEntry) =>

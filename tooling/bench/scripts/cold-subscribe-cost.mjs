@@ -63,7 +63,8 @@ function round() {
     subs.push([service, key, translator]);
   }
   const t1 = cpuMs();
-  for (const [service, key, translator] of subs) watcher.unsubscribe(service, 8080, key, translator);
+  for (const [service, key, translator] of subs)
+    watcher.unsubscribe(service, 8080, key, translator);
   const t2 = cpuMs();
   return [t1 - t0, t2 - t1];
 }
