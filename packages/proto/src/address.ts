@@ -164,7 +164,8 @@ export function ipAddressFromBytes(bytes: Uint8Array): IPAddress {
         ((bytes[2] ?? 0) << 8) |
         (bytes[3] ?? 0)) >>>
       0;
-    return create(IPAddressSchema, { ip: { case: "ipv4", value } });
+    // The plain object `create(IPAddressSchema, …)` would return: one per endpoint address.
+    return { $typeName: "io.linkerd.proxy.net.IPAddress", ip: { case: "ipv4", value } };
   }
   if (bytes.length === 16) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
