@@ -43,8 +43,9 @@ export class SourceReferences {
   recorder(source: AddressSource): NoteReference {
     const sourceKey = keyOfSource(source);
     let recorded: Recorded | undefined;
-    // A slice's pods mostly share one owner, noted once per pod: repeats are skipped.
-    let last: Reference | undefined;
+    // A slice's pods mostly share one owner, noted once per pod: a repeat of the last reference
+    // of its kind is skipped.
+    let last: Partial<Record<ReferencedKind, Reference>> = {};
     return (kind, namespace, name) => {
       if (recorded?.forgotten !== false) {
         recorded = this.#bySource.get(sourceKey);
@@ -52,13 +53,14 @@ export class SourceReferences {
           recorded = { source, refs: [], forgotten: false };
           this.#bySource.set(sourceKey, recorded);
         }
-        last = undefined;
+        last = {};
       }
-      if (last !== undefined && last.kind === kind && last.name === name) {
-        if (last.namespace === namespace) return;
+      const previous = last[kind];
+      if (previous !== undefined && previous.name === name && previous.namespace === namespace) {
+        return;
       }
       const ref = this.#reference(kind, namespace, name);
-      last = ref;
+      last[kind] = ref;
       if (ref.readers.has(recorded)) return;
       ref.readers.add(recorded);
       recorded.refs.push(ref);
