@@ -11,7 +11,7 @@ import {
 } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
 import { frozenEntry } from "./address-snapshot.js";
-import { type ConversionContext, serverLister } from "./conversion-context.js";
+import { type ConversionContext, podOwnerReader, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
 import { type NoteReference, notePod } from "./source-references.js";
 import { slicePort, type TargetPort } from "./target-port.js";
@@ -61,6 +61,7 @@ export function sliceAddresses(
   }
   const namespace = slice.metadata.namespace ?? "";
   const servers = serverLister(ctx.cluster);
+  const podOwner = podOwnerReader(ctx.cluster);
   const put = (id: AddressId, entry: Parameters<typeof newAddress>[0]) => {
     entries.set(addressIdKey(id), frozenEntry(id, newAddress(entry)));
   };
@@ -102,7 +103,7 @@ export function sliceAddresses(
         });
         continue;
       }
-      const owner = ctx.cluster.podOwner(pod);
+      const owner = podOwner(pod);
       const opaqueProtocol = podPortOpaqueByServers(
         servers(podNamespace),
         pod,
