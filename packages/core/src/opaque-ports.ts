@@ -90,17 +90,17 @@ export function podOpaquePorts(
   logger?: Logger,
 ): ReadonlySet<number> {
   if (pod == null) return defaults;
+  const value = annotationOf(pod.metadata.annotations);
+  // Most pods have no annotation: the port names are read only when one needs resolving.
+  if (value === undefined || value === "") return fromAnnotation(value, defaults, noNames);
   const named = new Map<string, number>();
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     for (const p of c.ports ?? []) if (p.name) named.set(p.name, p.containerPort);
   }
-  return fromAnnotation(
-    annotationOf(pod.metadata.annotations),
-    defaults,
-    (i) => named.get(i),
-    logger,
-  );
+  return fromAnnotation(value, defaults, (i) => named.get(i), logger);
 }
+
+const noNames = (): undefined => undefined;
 
 /**
  * An ExternalWorkload's opaque ports, names resolving through `spec.ports`. Every port name is a

@@ -26,8 +26,14 @@ export class AddressContributions {
     this.#bySource.clear();
   }
 
-  /** Every source's addresses; where sources share an ID, the most recently changed one wins. */
-  union(): Map<string, AddressSetEntry> {
+  /**
+   * Every source's addresses; where sources share an ID, the most recently changed one wins.
+   * With a single source (the common case) its own map is returned, never to be changed.
+   */
+  union(): ReadonlyMap<string, AddressSetEntry> {
+    if (this.#bySource.size === 1) {
+      for (const only of this.#bySource.values()) return only.entries;
+    }
     const sources = [...this.#bySource.values()].sort((a, b) => a.recency - b.recency);
     const union = new Map<string, AddressSetEntry>();
     for (const source of sources) {

@@ -20,7 +20,7 @@ type Entries = ReadonlyMap<string, AddressSetEntry>;
 export function filterAddresses(
   entries: Entries,
   filter: AddressFilter,
-): Map<string, AddressSetEntry> {
+): ReadonlyMap<string, AddressSetEntry> {
   const { key } = filter;
   let candidates: Entries = entries;
   if (key.hostname !== "") {
@@ -52,19 +52,29 @@ function byZoneHints(entries: Entries, zone: string): Entries {
 
 /**
  * Without IPv6 its IDs go; with it, a dual-stack workload is served over IPv6 only.
- * Only twins present in this (already zone-filtered) set count.
+ * Only twins present in this (already zone-filtered) set count. When nothing goes, the set
+ * itself is returned rather than a copy.
  */
-function byAddressFamily(entries: Entries, enableIPv6: boolean): Map<string, AddressSetEntry> {
+function byAddressFamily(entries: Entries, enableIPv6: boolean): Entries {
   const workload = (e: AddressSetEntry) => `${e.id.namespace}/${e.id.name}`;
-  const withIPv6 = new Set<string>();
+  let withIPv6: Set<string> | undefined;
   if (enableIPv6) {
-    for (const e of entries.values()) if (e.id.ipFamily === "IPv6") withIPv6.add(workload(e));
+    for (const e of entries.values()) {
+      if (e.id.ipFamily !== "IPv6") continue;
+      withIPv6 ??= new Set();
+      withIPv6.add(workload(e));
+    }
   }
-  const kept = new Map<string, AddressSetEntry>();
-  for (const [k, e] of entries) {
-    if (e.id.ipFamily === "IPv6" && !enableIPv6) continue;
-    if (e.id.ipFamily === "IPv4" && withIPv6.has(workload(e))) continue;
-    kept.set(k, e);
+  const dropped = (e: AddressSetEntry) =>
+    e.id.ipFamily === "IPv6"
+      ? !enableIPv6
+      : e.id.ipFamily === "IPv4" && withIPv6 !== undefined && withIPv6.has(workload(e));
+  let anyDropped = false;
+  for (const e of entries.values()) {
+    if (dropped(e)) {
+      anyDropped = true;
+      break;
+    }
   }
-  return kept;
+  return anyDropped ? keep(entries, (e) => !dropped(e)) : entries;
 }

@@ -3,15 +3,15 @@ import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destinati
 // Everything handed to listeners is immutable. Entries are frozen once, when an address
 // is built, so sets can share them; each published set gets its own read-only map.
 
-/** A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. */
+/**
+ * A frozen entry; the pod or ExternalWorkload object it points to is the cache's own. The ID,
+ * address and zone hints are frozen in place, not copied: callers build them for this entry
+ * (or pass parts of an entry already frozen), and a cold subscription builds thousands.
+ */
 export function frozenEntry(id: AddressId, address: Address): AddressSetEntry {
-  return Object.freeze({
-    id: Object.freeze({ ...id }),
-    address: Object.freeze({
-      ...address,
-      forZones: Object.freeze(address.forZones.map((z) => Object.freeze({ name: z.name }))),
-    }),
-  });
+  for (const zone of address.forZones) Object.freeze(zone);
+  Object.freeze(address.forZones);
+  return Object.freeze({ id: Object.freeze(id), address: Object.freeze(address) });
 }
 
 /** A map that offers no way to change it, not even through a cast to Map. */
@@ -65,17 +65,39 @@ class ReadonlyEntryMap implements ReadonlyMap<string, AddressSetEntry> {
 
 /**
  * An immutable AddressSet holding these entries in ID-key order (stable output for
- * translators and tests). The caller must not keep using `entries` for anything that mutates.
+ * translators and tests). The caller must not keep using `entries` for anything that mutates:
+ * a Map already in order is used as it is.
  */
 export function frozenAddressSet(
   entries: Iterable<readonly [string, AddressSetEntry]>,
   labels: Readonly<Record<string, string>>,
 ): AddressSet {
-  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // A map in order already (a first listener's whole snapshot) is wrapped, not copied.
+  let map: Map<string, AddressSetEntry>;
+  if (entries instanceof Map && isSorted(entries.keys())) {
+    map = entries;
+  } else {
+    const list = [...entries];
+    map = new Map(isSorted(list.map(([key]) => key)) ? list : list.sort(byKey));
+  }
   return Object.freeze({
-    addresses: new ReadonlyEntryMap(new Map(sorted)),
+    addresses: new ReadonlyEntryMap(map),
     labels: Object.freeze({ ...labels }),
   });
+}
+
+function byKey([a]: readonly [string, unknown], [b]: readonly [string, unknown]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Slices usually list their endpoints in order already: checking is cheaper than sorting. */
+function isSorted(keys: Iterable<string>): boolean {
+  let previous: string | undefined;
+  for (const key of keys) {
+    if (previous !== undefined && previous > key) return false;
+    previous = key;
+  }
+  return true;
 }
 
 export const EMPTY_LABELS: Readonly<Record<string, string>> = Object.freeze({});

@@ -1,4 +1,4 @@
-import type { Logger, Server } from "@destination/core";
+import type { Logger, Owner, Pod, Server } from "@destination/core";
 import type { Cluster } from "@destination/k8s-discovery";
 
 /** What turning an Endpoints object or a slice into addresses reads. */
@@ -17,5 +17,31 @@ export function serverLister(cluster: Cluster): (namespace: string) => readonly 
       byNamespace.set(namespace, servers);
     }
     return servers;
+  };
+}
+
+/**
+ * The owner of each pod, resolved once per parent within one conversion: the pods of a slice
+ * mostly share one ReplicaSet, and the owner depends only on the pod's one parent reference
+ * and namespace.
+ */
+export function podOwnerReader(cluster: Cluster): (pod: Pod) => Owner {
+  let last: { kind: string; name: string; namespace: string | undefined; owner: Owner } | undefined;
+  return (pod) => {
+    const refs = pod.metadata.ownerReferences ?? [];
+    const parent = refs.length === 1 ? refs[0] : undefined;
+    if (parent === undefined) return cluster.podOwner(pod);
+    const namespace = pod.metadata.namespace;
+    if (
+      last !== undefined &&
+      last.name === parent.name &&
+      last.kind === parent.kind &&
+      last.namespace === namespace
+    ) {
+      return last.owner;
+    }
+    const owner = cluster.podOwner(pod);
+    last = { kind: parent.kind, name: parent.name, namespace, owner };
+    return owner;
   };
 }

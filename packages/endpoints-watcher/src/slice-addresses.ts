@@ -1,4 +1,5 @@
 import {
+  type Address,
   type AddressId,
   type AddressSetEntry,
   addressIdKey,
@@ -10,7 +11,7 @@ import {
 } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
 import { frozenEntry } from "./address-snapshot.js";
-import { type ConversionContext, serverLister } from "./conversion-context.js";
+import { type ConversionContext, podOwnerReader, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
 import { type NoteReference, notePod } from "./source-references.js";
 import { slicePort, type TargetPort } from "./target-port.js";
@@ -60,6 +61,7 @@ export function sliceAddresses(
   }
   const namespace = slice.metadata.namespace ?? "";
   const servers = serverLister(ctx.cluster);
+  const podOwner = podOwnerReader(ctx.cluster);
   const put = (id: AddressId, entry: Parameters<typeof newAddress>[0]) => {
     entries.set(addressIdKey(id), frozenEntry(id, newAddress(entry)));
   };
@@ -101,7 +103,7 @@ export function sliceAddresses(
         });
         continue;
       }
-      const owner = ctx.cluster.podOwner(pod);
+      const owner = podOwner(pod);
       const opaqueProtocol = podPortOpaqueByServers(
         servers(podNamespace),
         pod,
@@ -111,18 +113,25 @@ export function sliceAddresses(
       );
       // One ID per pod and family; several addresses of one endpoint collapse (last wins).
       const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: family };
+      const key = addressIdKey(id);
       for (const ip of ips) {
-        put(id, {
-          ip,
-          port,
+        // The hot case, built whole: `newAddress` merges by spreading, and with its field order
+        // so that every address has one shape.
+        const address: Address = {
           pod,
+          externalWorkload: null,
           ownerKind: owner.kind,
           ownerName: owner.name,
-          opaqueProtocol,
-          hostname,
+          identity: "",
+          authorityOverride: "",
           zone: ep.zone ?? null,
           forZones,
-        });
+          opaqueProtocol,
+          hostname,
+          ip,
+          port,
+        };
+        entries.set(key, frozenEntry(id, address));
       }
     } else if (ref.kind === "ExternalWorkload") {
       const ew = ctx.cluster.externalWorkloads.get(namespace, ref.name ?? "");
@@ -172,6 +181,11 @@ export function sliceAddresses(
   return entries;
 }
 
-function hintedZones(ep: Endpoint): { name: string }[] {
-  return (ep.hints?.forZones ?? []).filter((z) => z != null).map((z) => ({ name: z.name }));
+/** Most endpoints have no hints: they share one empty list rather than allocate two each. */
+const NO_ZONES: readonly { name: string }[] = Object.freeze([]);
+
+function hintedZones(ep: Endpoint): readonly { name: string }[] {
+  const zones = ep.hints?.forZones;
+  if (zones == null || zones.length === 0) return NO_ZONES;
+  return zones.filter((z) => z != null).map((z) => ({ name: z.name }));
 }

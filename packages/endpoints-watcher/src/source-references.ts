@@ -30,71 +30,118 @@ export type NoteReference = (kind: ReferencedKind, namespace: string, name: stri
  * services alone.
  */
 export class SourceReferences {
-  readonly #bySource = new Map<string, { source: AddressSource; refs: Set<string> }>();
-  readonly #byReference = new Map<string, Set<string>>();
+  readonly #bySource = new Map<string, Recorded>();
+  /**
+   * Readers by kind, namespace and name. Nested maps keyed by the objects' own strings: a
+   * conversion notes every pod it lists, and building a joined key per note showed in profiles
+   * of cold subscriptions.
+   */
+  readonly #byReference = new Map<ReferencedKind, Map<string, Map<string, Reference>>>();
+  #referenceCount = 0;
 
   /** A recorder bound to one source, handed to its conversion. */
   recorder(source: AddressSource): NoteReference {
     const sourceKey = keyOfSource(source);
+    let recorded: Recorded | undefined;
+    // A slice's pods mostly share one owner, noted once per pod: a repeat of the last reference
+    // of its kind is skipped.
+    let last: Partial<Record<ReferencedKind, Reference>> = {};
     return (kind, namespace, name) => {
-      let entry = this.#bySource.get(sourceKey);
-      if (entry === undefined) {
-        entry = { source, refs: new Set() };
-        this.#bySource.set(sourceKey, entry);
+      if (recorded?.forgotten !== false) {
+        recorded = this.#bySource.get(sourceKey);
+        if (recorded === undefined) {
+          recorded = { source, refs: [], forgotten: false };
+          this.#bySource.set(sourceKey, recorded);
+        }
+        last = {};
       }
-      const ref = referenceKey(kind, namespace, name);
-      entry.refs.add(ref);
-      let sources = this.#byReference.get(ref);
-      if (sources === undefined) {
-        sources = new Set();
-        this.#byReference.set(ref, sources);
+      const previous = last[kind];
+      if (previous !== undefined && previous.name === name && previous.namespace === namespace) {
+        return;
       }
-      sources.add(sourceKey);
+      const ref = this.#reference(kind, namespace, name);
+      last[kind] = ref;
+      if (ref.readers.has(recorded)) return;
+      ref.readers.add(recorded);
+      recorded.refs.push(ref);
     };
   }
 
   /** Drops what a source had recorded (it changed, went, or is about to be converted again). */
   forget(source: AddressSource): void {
     const sourceKey = keyOfSource(source);
-    const entry = this.#bySource.get(sourceKey);
-    if (entry === undefined) return;
+    const recorded = this.#bySource.get(sourceKey);
+    if (recorded === undefined) return;
     this.#bySource.delete(sourceKey);
-    for (const ref of entry.refs) {
-      const sources = this.#byReference.get(ref);
-      sources?.delete(sourceKey);
-      if (sources?.size === 0) this.#byReference.delete(ref);
+    recorded.forgotten = true;
+    for (const ref of recorded.refs) {
+      ref.readers.delete(recorded);
+      if (ref.readers.size > 0) continue;
+      const byNamespace = this.#byReference.get(ref.kind);
+      const byName = byNamespace?.get(ref.namespace);
+      if (byName?.get(ref.name) !== ref) continue;
+      byName.delete(ref.name);
+      this.#referenceCount--;
+      if (byName.size === 0) byNamespace?.delete(ref.namespace);
     }
   }
 
   /** The sources whose last conversion read this object, found or not. */
   sourcesReading(kind: ReferencedKind, namespace: string, name: string): AddressSource[] {
-    const sources = this.#byReference.get(referenceKey(kind, namespace, name));
-    if (sources === undefined) return [];
-    const found: AddressSource[] = [];
-    for (const key of sources) {
-      const entry = this.#bySource.get(key);
-      if (entry !== undefined) found.push(entry.source);
-    }
-    return found;
+    const ref = this.#byReference.get(kind)?.get(namespace)?.get(name);
+    if (ref === undefined) return [];
+    return [...ref.readers].map((recorded) => recorded.source);
   }
 
   /** Whether any source's last conversion read this object: a cheap test for every event. */
   isRead(kind: ReferencedKind, namespace: string, name: string): boolean {
-    return this.#byReference.has(referenceKey(kind, namespace, name));
+    return this.#byReference.get(kind)?.get(namespace)?.has(name) ?? false;
   }
 
   /** Objects read by at least one source: what this index costs. */
   get referenceCount(): number {
-    return this.#byReference.size;
+    return this.#referenceCount;
   }
+
+  #reference(kind: ReferencedKind, namespace: string, name: string): Reference {
+    let byNamespace = this.#byReference.get(kind);
+    if (byNamespace === undefined) {
+      byNamespace = new Map();
+      this.#byReference.set(kind, byNamespace);
+    }
+    let byName = byNamespace.get(namespace);
+    if (byName === undefined) {
+      byName = new Map();
+      byNamespace.set(namespace, byName);
+    }
+    let ref = byName.get(name);
+    if (ref === undefined) {
+      ref = { kind, namespace, name, readers: new Set() };
+      byName.set(name, ref);
+      this.#referenceCount++;
+    }
+    return ref;
+  }
+}
+
+/** One object some sources read, and those sources. */
+interface Reference {
+  readonly kind: ReferencedKind;
+  readonly namespace: string;
+  readonly name: string;
+  readonly readers: Set<Recorded>;
+}
+
+/** What one source read, so that forgetting it finds every reference without a search. */
+interface Recorded {
+  readonly source: AddressSource;
+  readonly refs: Reference[];
+  /** Set by `forget`, so that a recorder created before it records into a fresh entry. */
+  forgotten: boolean;
 }
 
 function keyOfSource(source: AddressSource): string {
   return `${source.kind}/${objectKey(source.namespace, source.name)}`;
-}
-
-function referenceKey(kind: ReferencedKind, namespace: string, name: string): string {
-  return `${kind}/${objectKey(namespace, name)}`;
 }
 
 /**

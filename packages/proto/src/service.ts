@@ -11,6 +11,7 @@ import {
   type Update,
   UpdateSchema,
 } from "./gen/destination_pb.js";
+import { updateToBinary } from "./update-binary.js";
 
 /** Full gRPC method paths, as the proxy sends them. */
 export const DestinationMethodPath = {
@@ -42,8 +43,15 @@ function decoder<Desc extends DescMessage>(schema: Desc) {
   return (bytes: Buffer): MessageShape<Desc> => fromBinary(schema, bytes);
 }
 
-/** Encodes an Update once, for sharing between streams. */
-export const encodeUpdate: (update: Update) => Buffer = encoder(UpdateSchema);
+/**
+ * Encodes an Update once, for sharing between streams: the bytes `toBinary` would give, from a
+ * dedicated encoder (see update-binary.ts). Sub-messages must not change between calls.
+ */
+export const encodeUpdate: (update: Update) => Buffer = serializeUpdate;
+
+function serializeUpdate(value: UpdateOrBytes): Buffer {
+  return value instanceof Uint8Array ? asBuffer(value) : asBuffer(updateToBinary(value));
+}
 
 /** Encodes a DestinationProfile once, for sharing between streams. */
 export const encodeDestinationProfile: (profile: DestinationProfile) => Buffer =
@@ -58,7 +66,7 @@ export const DestinationService = {
     responseStream: true,
     requestSerialize: encoder(GetDestinationSchema),
     requestDeserialize: decoder(GetDestinationSchema),
-    responseSerialize: encoder(UpdateSchema),
+    responseSerialize: serializeUpdate,
     responseDeserialize: decoder(UpdateSchema),
   },
   getProfile: {

@@ -44,8 +44,9 @@ function listenPort(value: string): number {
  * @throws TranslationError
  */
 function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> {
-  const containers = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  const proxy = containers.find((c) => c.name === PROXY_CONTAINER);
+  const proxy =
+    pod.spec?.initContainers?.find((c) => c.name === PROXY_CONTAINER) ??
+    pod.spec?.containers?.find((c) => c.name === PROXY_CONTAINER);
   if (proxy === undefined) {
     throw new TranslationError(`pod has no ${PROXY_CONTAINER} container to read ${names} from`);
   }

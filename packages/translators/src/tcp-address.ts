@@ -1,10 +1,8 @@
 import {
-  create,
   InvalidAddressError,
   ipAddressFromBytes,
   ipBytesFromString,
   type TcpAddress,
-  TcpAddressSchema,
 } from "@destination/proto";
 import { TranslationError } from "./translation-error.js";
 
@@ -27,7 +25,13 @@ export function encodeAddress(ip: string, port: number): EncodedAddress {
     if (err instanceof InvalidAddressError) throw new TranslationError(err.message);
     throw err;
   }
-  return { tcp: create(TcpAddressSchema, { ip: ipAddressFromBytes(ipBytes), port }), ipBytes };
+  // The plain object `create(TcpAddressSchema, …)` would return, without its reflection.
+  const tcp: TcpAddress = {
+    $typeName: "io.linkerd.proxy.net.TcpAddress",
+    ip: ipAddressFromBytes(ipBytes),
+    port,
+  };
+  return { tcp, ipBytes };
 }
 
 /**
