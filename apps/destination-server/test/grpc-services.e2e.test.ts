@@ -21,6 +21,17 @@ const loaded = grpc.loadPackageDefinition(
   grpc: { health: { v1: { Health: Ctor } }; reflection: { v1: { ServerReflection: Ctor } } };
 };
 
+type HealthClient = grpc.Client & {
+  check(req: object, cb: (err: unknown, res: { status: string }) => void): void;
+  watch(req: object): grpc.ClientReadableStream<{ status: string }>;
+  list(
+    req: object,
+    cb: (err: unknown, res: { statuses: Record<string, { status: string }> }) => void,
+  ): void;
+};
+const healthClient = () =>
+  new loaded.grpc.health.v1.Health(address, grpc.credentials.createInsecure()) as HealthClient;
+
 let server: TestServer;
 let address: string;
 beforeAll(async () => {
@@ -45,6 +56,46 @@ describe("gRPC services beside Destination", () => {
       );
       expect(res.status).toBe("SERVING");
     }
+    health.close();
+  });
+
+  it("answers NOT_FOUND for a service it has no status for", async () => {
+    const health = healthClient();
+    const err = await new Promise<grpc.ServiceError>((resolve, reject) =>
+      health.check({ service: "nope" }, (e) => (e ? resolve(e as grpc.ServiceError) : reject())),
+    );
+    expect(err.code).toBe(grpc.status.NOT_FOUND);
+    expect(err.details).toBe("Health status unknown for service nope");
+    health.close();
+  });
+
+  it("watches a status, the current one first, SERVICE_UNKNOWN for an unknown service", async () => {
+    const health = healthClient();
+    const first = (service: string) =>
+      new Promise<string>((resolve, reject) => {
+        const call = health.watch({ service });
+        call.on("data", (res: { status: string }) => {
+          resolve(res.status);
+          call.cancel();
+        });
+        call.on("error", (err: grpc.ServiceError) => {
+          if (err.code !== grpc.status.CANCELLED) reject(err);
+        });
+      });
+    expect(await first("")).toBe("SERVING");
+    expect(await first("nope")).toBe("SERVICE_UNKNOWN");
+    health.close();
+  });
+
+  it("lists the status of every service", async () => {
+    const health = healthClient();
+    const res = await new Promise<{ statuses: Record<string, { status: string }> }>(
+      (resolve, reject) => health.list({}, (err, r) => (err ? reject(err) : resolve(r))),
+    );
+    expect(res.statuses).toEqual({
+      "": { status: "SERVING" },
+      "io.linkerd.proxy.destination.Destination": { status: "SERVING" },
+    });
     health.close();
   });
 

@@ -42,9 +42,21 @@ export {
 } from "./descriptors.js";
 export { durationFromMs, durationFromNanos, durationToMs, durationToNanos } from "./duration.js";
 export * from "./gen/destination_pb.js";
+export {
+  type HealthCheckRequest,
+  HealthCheckRequestSchema,
+  type HealthCheckResponse,
+  HealthCheckResponse_ServingStatus,
+  HealthCheckResponseSchema,
+  type HealthListRequest,
+  HealthListRequestSchema,
+  type HealthListResponse,
+  HealthListResponseSchema,
+} from "./gen/grpc/health/v1/health_pb.js";
 export * from "./gen/http_types_pb.js";
 export * from "./gen/meta_pb.js";
 export * from "./gen/net_pb.js";
+export { type HealthServer, HealthService } from "./health-service.js";
 export {
   DestinationMethodPath,
   type DestinationProfileOrBytes,

@@ -1,7 +1,6 @@
 // The Destination service in the shape @grpc/grpc-js expects (a ServiceDefinition), with
 // protobuf-es doing the (de)serialization. Used by the server via `addService` and by the
 // client in client.ts.
-import { type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
 import type * as grpc from "@grpc/grpc-js";
 import {
   type DestinationProfile,
@@ -11,6 +10,7 @@ import {
   type Update,
   UpdateSchema,
 } from "./gen/destination_pb.js";
+import { asBuffer, decoder, encoder } from "./grpc-codec.js";
 import { updateToBinary } from "./update-binary.js";
 
 /** Full gRPC method paths, as the proxy sends them. */
@@ -26,22 +26,6 @@ export const DestinationMethodPath = {
  */
 export type UpdateOrBytes = Update | Uint8Array;
 export type DestinationProfileOrBytes = DestinationProfile | Uint8Array;
-
-/** Wraps bytes as a Buffer without copying (grpc-js wants Buffers). */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes)
-    ? bytes
-    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function encoder<Desc extends DescMessage>(schema: Desc) {
-  return (value: MessageShape<Desc> | Uint8Array): Buffer =>
-    value instanceof Uint8Array ? asBuffer(value) : asBuffer(toBinary(schema, value));
-}
-
-function decoder<Desc extends DescMessage>(schema: Desc) {
-  return (bytes: Buffer): MessageShape<Desc> => fromBinary(schema, bytes);
-}
 
 /**
  * Encodes an Update once, for sharing between streams: the bytes `toBinary` would give, from a

@@ -1,8 +1,8 @@
 import { joinHostPort } from "@destination/go-compat";
 import { type DestinationServer, DestinationService } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
-import type { HealthImplementation } from "grpc-health-check";
 import type { ServerLogger } from "../logging/server-logger.js";
+import { HealthStatuses, ServingStatus } from "./health.js";
 import { addReflection } from "./reflection.js";
 
 export interface GrpcTransportOptions {
@@ -55,20 +55,20 @@ export interface PreparedGrpcServer {
 }
 
 /**
- * Builds the gRPC server up to binding. The server calls this while the caches sync, which
- * mostly waits on the API server, so building reflection does not come after the sync.
+ * Builds the gRPC server up to binding, with health and reflection (whose library loads at the
+ * first reflection call), while the caches sync.
  */
 export async function prepareGrpcServer(
   transport: GrpcTransportOptions,
   logger: ServerLogger,
 ): Promise<PreparedGrpcServer> {
   const server = new grpc.Server(channelOptions(transport));
-  // Imported here for the same reason as reflection's libraries: it loads protobufjs.
-  const { HealthImplementation } = await import("grpc-health-check");
-  const health = new HealthImplementation({ "": "SERVING" });
-  health.setStatus("io.linkerd.proxy.destination.Destination", "SERVING");
+  const health = new HealthStatuses({
+    "": ServingStatus.SERVING,
+    "io.linkerd.proxy.destination.Destination": ServingStatus.SERVING,
+  });
   health.addToServer(server);
-  await addReflection(server);
+  addReflection(server);
   return {
     start: (destination, listen) => startPrepared(server, health, destination, listen, logger),
   };
@@ -76,7 +76,7 @@ export async function prepareGrpcServer(
 
 async function startPrepared(
   server: grpc.Server,
-  health: HealthImplementation,
+  health: HealthStatuses,
   destination: DestinationServer,
   listen: { host: string; port: number },
   logger: ServerLogger,
@@ -97,7 +97,7 @@ async function startPrepared(
   return {
     port,
     shutdown(timeoutMs) {
-      health.setStatus("", "NOT_SERVING");
+      health.setStatus("", ServingStatus.NOT_SERVING);
       return new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           logger.warn("graceful shutdown timed out; closing connections");

@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { toBinary } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { destinationApiFiles, file_grpc_health_v1_health } from "@destination/proto";
@@ -21,12 +22,52 @@ export function servedFileDescriptors(): Buffer[] {
  * Server reflection (grpc.reflection.v1 and v1alpha), so that `grpcurl -plaintext` lists,
  * describes and calls the services without .proto files.
  *
+ * The services are registered at once, but @grpc/reflection (protobufjs underneath, parsing its
+ * .proto files) is loaded by the first reflection call, not at every start: on the way to ready
+ * it cost a tenth of the main thread's time. Until then the calls carry bytes; the library's
+ * own definitions decode and encode them once it is there.
+ *
  * @grpc/reflection indexes nothing but the `fileDescriptorProtos` of the package definition it
- * is given, so one entry carrying our descriptors is the whole input it needs. The library
- * (protobufjs underneath) is imported here, not with the server: loading it takes time that the
- * caller overlaps with the cache sync.
+ * is given, so one entry carrying our descriptors is the whole input it needs.
  */
-export async function addReflection(server: grpc.Server): Promise<void> {
+export function addReflection(server: grpc.Server): void {
+  let loading: Promise<Map<string, LoadedMethod>> | undefined;
+  const load = () => {
+    loading ??= loadReflection();
+    return loading;
+  };
+  for (const version of ["v1", "v1alpha"]) {
+    const path = `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`;
+    const definition = {
+      serverReflectionInfo: {
+        path,
+        originalName: "ServerReflectionInfo",
+        requestStream: true,
+        responseStream: true,
+        requestSerialize: (bytes: Buffer) => bytes,
+        requestDeserialize: (bytes: Buffer) => bytes,
+        responseSerialize: (bytes: Buffer) => bytes,
+        responseDeserialize: (bytes: Buffer) => bytes,
+      },
+    } satisfies grpc.ServiceDefinition;
+    server.addService(definition, {
+      serverReflectionInfo: (call: grpc.ServerDuplexStream<Buffer, Buffer>) => {
+        relay(
+          call,
+          load().then((methods) => methods.get(path) as LoadedMethod),
+        );
+      },
+    });
+  }
+}
+
+/** The library's handler of one path, with the definition that (de)serializes its messages. */
+interface LoadedMethod {
+  readonly definition: grpc.MethodDefinition<unknown, unknown>;
+  readonly handler: (call: grpc.ServerDuplexStream<unknown, unknown>) => void;
+}
+
+async function loadReflection(): Promise<Map<string, LoadedMethod>> {
   const { ReflectionService } = await import("@grpc/reflection");
   const descriptors = {
     format: "Protocol Buffer 3 FileDescriptorProto",
@@ -34,5 +75,49 @@ export async function addReflection(server: grpc.Server): Promise<void> {
     fileDescriptorProtos: servedFileDescriptors(),
   };
   const pkg = { "destination.served-files": descriptors } as unknown as PackageDefinition;
-  new ReflectionService(pkg).addToServer(server);
+  // The library registers its services on a server; this one only notes what it registers.
+  const methods = new Map<string, LoadedMethod>();
+  const recorder = {
+    addService(service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation) {
+      for (const [name, definition] of Object.entries(service)) {
+        methods.set(definition.path, {
+          definition: definition as grpc.MethodDefinition<unknown, unknown>,
+          handler: implementation[name] as LoadedMethod["handler"],
+        });
+      }
+    },
+  };
+  new ReflectionService(pkg).addToServer(recorder as unknown as grpc.Server);
+  return methods;
+}
+
+/**
+ * Runs the library's handler on a stream of bytes: requests are decoded and responses encoded
+ * with the library's definition, in order, once it has loaded.
+ */
+function relay(call: grpc.ServerDuplexStream<Buffer, Buffer>, method: Promise<LoadedMethod>): void {
+  const inner = new EventEmitter() as EventEmitter & {
+    write(message: unknown): boolean;
+    end(): void;
+  };
+  let chain: Promise<unknown> = method.then(({ definition, handler }) => {
+    inner.write = (message) => call.write(definition.responseSerialize(message));
+    inner.end = () => call.end();
+    handler(inner as unknown as grpc.ServerDuplexStream<unknown, unknown>);
+    return definition;
+  });
+  const next = (step: (definition: grpc.MethodDefinition<unknown, unknown>) => void) => {
+    chain = chain.then((definition) => {
+      step(definition as grpc.MethodDefinition<unknown, unknown>);
+      return definition;
+    });
+  };
+  call.on("data", (bytes: Buffer) =>
+    next((definition) => inner.emit("data", definition.requestDeserialize(bytes))),
+  );
+  call.on("end", () => next(() => inner.emit("end")));
+  call.on("cancelled", () => next(() => inner.emit("cancelled")));
+  chain.catch((err: unknown) => {
+    call.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
 }
