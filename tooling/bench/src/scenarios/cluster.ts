@@ -40,6 +40,7 @@ import { nodeName, type ScenarioContext, sleep } from "./common.js";
 interface Pass {
   readyMs: number;
   readyCpuMs: number;
+  readyMainThreadCpuMs: number;
   idleRssMb: number;
   coldMs: number;
   coldCpuMs: number;
@@ -88,7 +89,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
         });
         passes.get(kind)?.push(measured);
         ctx.log(
-          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms, idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
+          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
         );
       }
     }
@@ -210,6 +211,7 @@ async function onePass(
       return {
         readyMs: server.readyMs,
         readyCpuMs: server.readyCpuMs,
+        readyMainThreadCpuMs: server.readyMainThreadCpuMs,
         idleRssMb,
         coldMs,
         coldCpuMs,
@@ -244,6 +246,7 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
     const pick = (f: (x: Pass) => number) => list.map(f);
     const sync = summarize(pick((x) => x.readyMs));
     const cpu = median(pick((x) => x.readyCpuMs));
+    const mainThreadCpu = median(pick((x) => x.readyMainThreadCpuMs));
     const idleRss = median(pick((x) => x.idleRssMb));
     const cold = summarize(pick((x) => x.coldMs));
     const churnRss = median(pick((x) => x.churnRssMb));
@@ -276,10 +279,11 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
                   idleRss,
                   upstream.map((x) => x.idleRssMb),
                 ) ?? 0,
+              first_thread_cpu_ms: mainThreadCpu,
               load_at_start: loads,
             },
           }
-        : { extra: { load_at_start: loads } }),
+        : { extra: { first_thread_cpu_ms: mainThreadCpu, load_at_start: loads } }),
     });
     out.push({
       name: "cold-subscribe",
