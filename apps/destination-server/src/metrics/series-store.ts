@@ -19,7 +19,6 @@ export class SeriesStore {
   readonly #sortedLabelNames: readonly string[];
   /** In the order prom-client's store would hold them: first set, until removed. */
   readonly #series = new Map<string, Series>();
-  readonly #keys = new WeakMap<MetricLabels, string>();
 
   constructor(labelNames: readonly string[]) {
     this.#labelNames = labelNames;
@@ -69,8 +68,8 @@ export class SeriesStore {
 
   /** prom-client's key of a label object, after its check that every label is declared. */
   #key(labels: MetricLabels): string {
-    const known = this.#keys.get(labels);
-    if (known !== undefined) return known;
+    const known = frozenKeys.get(labels);
+    if (known !== undefined && known.checkedFor === this.#labelNames) return known.key;
     for (const label in labels) {
       if (!this.#labelNames.includes(label)) {
         throw new Error(
@@ -78,13 +77,34 @@ export class SeriesStore {
         );
       }
     }
-    let key = "";
-    for (const name of this.#sortedLabelNames) {
-      const value = labels[name];
-      if (value !== undefined) key += `${name}:${value},`;
+    if (known !== undefined) {
+      known.checkedFor = this.#labelNames;
+      return known.key;
     }
+    const key = labelKey(labels, this.#sortedLabelNames);
     // Only a frozen object is sure to hold the same labels next time.
-    if (Object.isFrozen(labels)) this.#keys.set(labels, key);
+    if (Object.isFrozen(labels)) frozenKeys.set(labels, { key, checkedFor: this.#labelNames });
     return key;
   }
+}
+
+/**
+ * Keys of frozen label objects, shared by every store: a group's one label object is passed to
+ * several metrics of one label set. `checkedFor` is the label-name list it was last checked
+ * against; the metrics of one family share that list.
+ */
+const frozenKeys = new WeakMap<MetricLabels, { key: string; checkedFor: readonly string[] }>();
+
+/**
+ * prom-client's key: `name:value,` in sorted name order, undefined values left out. Built from
+ * the declared names once every label is known to be declared: the same key, without sorting
+ * the object's own names.
+ */
+function labelKey(labels: MetricLabels, sortedNames: readonly string[]): string {
+  let key = "";
+  for (const name of sortedNames) {
+    const value = labels[name];
+    if (value !== undefined) key += `${name}:${value},`;
+  }
+  return key;
 }
