@@ -70,13 +70,24 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> 
   return ports;
 }
 
+// The env is read once per pod object, not once per translation of each of its addresses: a
+// changed pod is a new object, never the old one changed. Failures are not kept; they are read
+// (and thrown) again.
+const metaPortsByPod = new WeakMap<Pod, ReadonlySet<number>>();
+const inboundPortByPod = new WeakMap<Pod, number>();
+
 /**
  * The proxy's admin and control ports (4191 and 4190 by default). Traffic to them never gets
  * opaque transport, even in forced mode.
  * @throws TranslationError
  */
 export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
-  return new Set(proxyEnvPorts(pod, [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR]).values());
+  let ports = metaPortsByPod.get(pod);
+  if (ports === undefined) {
+    ports = new Set(proxyEnvPorts(pod, [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR]).values());
+    metaPortsByPod.set(pod, ports);
+  }
+  return ports;
 }
 
 /**
@@ -84,7 +95,10 @@ export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
  * @throws TranslationError
  */
 export function proxyInboundPort(pod: Pod): number {
+  const cached = inboundPortByPod.get(pod);
+  if (cached !== undefined) return cached;
   const port = proxyEnvPorts(pod, [INBOUND_LISTEN_ADDR]).get(INBOUND_LISTEN_ADDR) ?? 0;
   if (port === 0) throw new TranslationError(`${INBOUND_LISTEN_ADDR} has port 0`);
+  inboundPortByPod.set(pod, port);
   return port;
 }

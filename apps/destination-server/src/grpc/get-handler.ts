@@ -3,6 +3,7 @@ import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetCall, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status } from "@grpc/grpc-js";
+import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
@@ -21,7 +22,7 @@ import { StatusError } from "./status-error.js";
  */
 export function handleGet(ctx: DestinationContext, call: GetCall): void {
   const path = call.request.path;
-  const logger = ctx.logger.child({ rpc: "Get", path });
+  const logger = new LazyChildLogger(ctx.logger, { rpc: "Get", path });
   // A remote-discovery Get counts overflows under the remote Service's name, not the path asked
   // for (README "Remote discovery flow").
   let overflowLabel = path;

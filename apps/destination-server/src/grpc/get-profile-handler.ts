@@ -7,6 +7,7 @@ import {
   portNotDefinedProfile,
 } from "@destination/translators";
 import { status } from "@grpc/grpc-js";
+import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { type ContextToken, parseContextToken } from "../request/context-token.js";
 import {
@@ -33,7 +34,7 @@ const LOOKUP_CODES = {
  */
 export function handleGetProfile(ctx: DestinationContext, call: GetProfileCall): void {
   const path = call.request.path;
-  const logger = ctx.logger.child({ rpc: "GetProfile", path });
+  const logger = new LazyChildLogger(ctx.logger, { rpc: "GetProfile", path });
   const metrics = ctx.grpcMetrics.start(DESTINATION_SERVICE_NAME, "GetProfile");
   // Which overflow counter applies depends on the flow, known only once the path is routed.
   let onRefused: (() => void) | undefined;
@@ -109,7 +110,7 @@ function serviceProfile(
     port,
     tokenNamespace: token.ns,
     sink: session.sink,
-    logger: ctx.logger.child({ rpc: "GetProfile", path }),
+    logger: new LazyChildLogger(ctx.logger, { rpc: "GetProfile", path }),
   });
   try {
     ctx.opaquePorts.subscribe(service, stream.opaquePortsListener);

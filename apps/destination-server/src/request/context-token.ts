@@ -52,14 +52,29 @@ function decodeJson(
 }
 
 /**
+ * Tokens already decoded without error, by text: a proxy sends its one token (its node and pod)
+ * on every Get, and decoding it per call showed in profiles of cold Gets. Bounded: emptied when
+ * full.
+ */
+const decodedTokens = new Map<string, ContextToken>();
+const DECODED_TOKENS_MAX = 4096;
+
+/**
  * Parses a context token; never fails the request: JSON (case-insensitive keys), else the
  * legacy `ns:<namespace>` form with a warning, else an error log and whatever JSON decoded.
  */
 export function parseContextToken(text: string, logger: Logger): ContextToken {
   const empty = { ns: "", nodeName: "", pod: "" };
   if (text === "") return empty;
+  const known = decodedTokens.get(text);
+  if (known !== undefined) return known;
   const decoded = decodeJson(text);
-  if (decoded.error === undefined && "token" in decoded) return decoded.token;
+  if (decoded.error === undefined && "token" in decoded) {
+    if (decodedTokens.size >= DECODED_TOKENS_MAX) decodedTokens.clear();
+    const token = Object.freeze(decoded.token);
+    decodedTokens.set(text, token);
+    return token;
+  }
   const partial = "token" in decoded ? decoded.token : empty;
   const parts = text.split(":");
   if (parts.length === 2 && parts[0] === "ns") {

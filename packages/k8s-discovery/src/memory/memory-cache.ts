@@ -9,6 +9,7 @@ import {
 } from "../cache.js";
 import { describeObject, objectProblem } from "../object-validation.js";
 import type { ResourceKind } from "../resource-kind.js";
+import { NameLookup } from "./name-lookup.js";
 
 /** A secondary index: the keys an object is filed under. */
 export interface IndexDefinition<T> {
@@ -25,6 +26,7 @@ export interface IndexDefinition<T> {
  */
 export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   readonly #objects = new Map<string, T>();
+  readonly #byName = new NameLookup<T>();
   readonly #handlers = new Set<CacheEventHandler<T>>();
   readonly #indexes = new Map<
     string,
@@ -60,7 +62,9 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   }
 
   get(namespace: string, name: string): T | undefined {
-    return this.#objects.get(objectKey(namespace, name));
+    // A miss asks the keyed store too: a name holding a "/" can share a key with an object of
+    // another namespace, and the keyed store decides which one is stored.
+    return this.#byName.get(namespace, name) ?? this.#objects.get(objectKey(namespace, name));
   }
 
   list(namespace?: string): T[] {
@@ -139,6 +143,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     if (old === undefined) return undefined;
     this.#unindex(key, old);
     this.#objects.delete(key);
+    this.#byName.delete(old);
     this.#deletes++;
     this.#emit("delete", (h) => h.delete?.(old));
     return old;
@@ -208,8 +213,12 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   }
 
   #store(key: string, obj: T, old: T | undefined): void {
-    if (old !== undefined) this.#unindex(key, old);
+    if (old !== undefined) {
+      this.#unindex(key, old);
+      this.#byName.delete(old);
+    }
     this.#objects.set(key, obj);
+    this.#byName.set(obj);
     for (const { def, entries } of this.#indexes.values()) {
       for (const k of this.#indexKeys(def, obj)) {
         const set = entries.get(k) ?? new Set<string>();
