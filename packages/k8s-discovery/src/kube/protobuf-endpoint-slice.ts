@@ -1,6 +1,6 @@
 import type { Endpoint, EndpointSlice, EndpointSlicePort } from "@destination/core";
 import { readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
-import { append, type ProtobufReader } from "./protobuf-reader.js";
+import { append, type ProtobufReader, readFirstString } from "./protobuf-reader.js";
 
 // A discovery/v1 EndpointSlice read from protobuf whole, as its JSON gives it once projected
 // (only `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil list with no
@@ -120,22 +120,12 @@ function readHints(r: ProtobufReader): NonNullable<Endpoint["hints"]> {
   const hints: { forZones?: { name: string }[]; forNodes?: { name: string }[] } = {};
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 10) hints.forZones = append(hints.forZones, { name: readName(r.message()) });
-    else if (tag === 18) hints.forNodes = append(hints.forNodes, { name: readName(r.message()) });
+    if (tag === 10) hints.forZones = append(hints.forZones, { name: readFirstString(r.message()) });
+    else if (tag === 18)
+      hints.forNodes = append(hints.forNodes, { name: readFirstString(r.message()) });
     else r.skip(tag);
   }
   return hints;
-}
-
-/** A ForZone or ForNode: `name` has no omitempty. */
-function readName(r: ProtobufReader): string {
-  let name = "";
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 10) name = r.string();
-    else r.skip(tag);
-  }
-  return name;
 }
 
 function readPort(r: ProtobufReader): EndpointSlicePort {

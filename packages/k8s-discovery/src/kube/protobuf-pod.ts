@@ -1,6 +1,6 @@
 import type { Container, ContainerPort, Pod } from "@destination/core";
 import { readObjectMeta } from "./protobuf-object-meta.js";
-import { append, type ProtobufReader } from "./protobuf-reader.js";
+import { append, type ProtobufReader, readFirstString } from "./protobuf-reader.js";
 
 // A core/v1 Pod read from protobuf straight into its projection: the fields of the `Pod` type,
 // which are all any watcher reads (see object-projection.ts), as the JSON of the same pod gives
@@ -130,27 +130,16 @@ function readPodStatus(r: ProtobufReader): PodStatus {
         setString(status, "podIP", r.string());
         break;
       case 98: // 12 podIPs
-        status.podIPs = append(status.podIPs, { ip: readIp(r.message()) });
+        status.podIPs = append(status.podIPs, { ip: readFirstString(r.message()) });
         break;
       case 130: // 16 hostIPs
-        status.hostIPs = append(status.hostIPs, { ip: readIp(r.message()) });
+        status.hostIPs = append(status.hostIPs, { ip: readFirstString(r.message()) });
         break;
       default:
         r.skip(tag);
     }
   }
   return status;
-}
-
-/** A PodIP or HostIP: `ip` has no omitempty. */
-function readIp(r: ProtobufReader): string {
-  let ip = "";
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 10) ip = r.string();
-    else r.skip(tag);
-  }
-  return ip;
 }
 
 function setString<T extends object>(into: T, key: keyof T & string, value: string): void {

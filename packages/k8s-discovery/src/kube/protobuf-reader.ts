@@ -125,3 +125,17 @@ export function append<T>(list: T[] | null | undefined, item: T): T[] {
   list.push(item);
   return list;
 }
+
+/**
+ * The string in field 1 of a message that holds one (PodIP, HostIP, ForZone, ForNode), "" when
+ * absent: those fields have no omitempty.
+ */
+export function readFirstString(r: ProtobufReader): string {
+  let value = "";
+  while (!r.done) {
+    const tag = r.varint();
+    if (tag === 10) value = r.string();
+    else r.skip(tag);
+  }
+  return value;
+}
