@@ -149,4 +149,40 @@ describe("gRPC services beside Destination", () => {
     ]);
     reflection.close();
   });
+
+  it("answers reflection calls that arrive together, before its library has loaded", async () => {
+    // A server of its own: these are its first reflection calls.
+    const fresh = await startTestServer();
+    try {
+      const reflection = new loaded.grpc.reflection.v1.ServerReflection(
+        `127.0.0.1:${fresh.grpcPort}`,
+        grpc.credentials.createInsecure(),
+      ) as grpc.Client & {
+        ServerReflectionInfo(): grpc.ClientDuplexStream<object, Record<string, unknown>>;
+      };
+      // Each stream sends two requests at once; the answers must come back in order.
+      const twoAnswers = () =>
+        new Promise<string[]>((resolve, reject) => {
+          const call = reflection.ServerReflectionInfo();
+          const kinds: string[] = [];
+          call.on("data", (res: Record<string, unknown>) => {
+            kinds.push(Object.keys(res).find((k) => k.endsWith("_response")) ?? "?");
+            if (kinds.length === 2) {
+              resolve(kinds);
+              call.end();
+            }
+          });
+          call.on("error", reject);
+          call.write({ list_services: "" });
+          call.write({ file_containing_symbol: "io.linkerd.proxy.destination.Destination" });
+        });
+      const answers = await Promise.all([twoAnswers(), twoAnswers(), twoAnswers()]);
+      for (const kinds of answers) {
+        expect(kinds).toEqual(["list_services_response", "file_descriptor_response"]);
+      }
+      reflection.close();
+    } finally {
+      await fresh.close();
+    }
+  });
 });
