@@ -1,7 +1,8 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
+import { isProtobuf } from "./api-resource.js";
 import type { KubeConfig } from "./kube-config.js";
-import { isProtobuf, parseProtobufStatus } from "./protobuf-status.js";
+import { parseProtobufStatus } from "./protobuf-status.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 /** A request to the API server; `path` starts at `/api` or `/apis`. */

@@ -1,3 +1,4 @@
+import { PROTOBUF_MAGIC } from "./api-resource.js";
 import { ProtobufError, ProtobufReader } from "./protobuf-reader.js";
 
 /** What a list response says besides its items. */
@@ -8,9 +9,6 @@ export interface ListEnvelope {
 
 /** Reads one item of a list from its message. */
 export type ItemReader = (r: ProtobufReader) => unknown;
-
-/** The 4 bytes before every protobuf body of the API server. */
-const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]); // "k8s\0"
 
 /**
  * Reads a protobuf list response (`application/vnd.kubernetes.protobuf`) as it arrives and hands
@@ -44,9 +42,9 @@ export class ProtobufListItems {
     const out: unknown[] = [];
     for (;;) {
       if (this.#stage === "magic") {
-        const magic = this.#take(MAGIC.length);
+        const magic = this.#take(PROTOBUF_MAGIC.length);
         if (magic === undefined) break;
-        if (!magic.buf.subarray(magic.pos, magic.end).equals(MAGIC)) {
+        if (!magic.buf.subarray(magic.pos, magic.end).equals(PROTOBUF_MAGIC)) {
           throw new ProtobufError("the body does not start with the protobuf magic k8s\\0");
         }
         this.#stage = "envelope";

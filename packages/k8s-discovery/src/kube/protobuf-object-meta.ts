@@ -1,5 +1,5 @@
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from "@destination/core";
-import { append, type ProtobufReader } from "./protobuf-reader.js";
+import { append, type ProtobufReader, setNonEmpty } from "./protobuf-reader.js";
 
 // Field tags below are (field number << 3) | wire type, from k8s.io/apimachinery's
 // meta/v1 generated.proto. What comes out is what the JSON of the same object gives once
@@ -20,19 +20,19 @@ export function readObjectMeta(r: ProtobufReader, updateTime = true): ObjectMeta
         meta.name = r.string();
         break;
       case 18: // 2 generateName
-        setString(meta, "generateName", r.string());
+        setNonEmpty(meta, "generateName", r.string());
         break;
       case 26: // 3 namespace
-        setString(meta, "namespace", r.string());
+        setNonEmpty(meta, "namespace", r.string());
         break;
       case 34: // 4 selfLink
-        setString(meta, "selfLink", r.string());
+        setNonEmpty(meta, "selfLink", r.string());
         break;
       case 42: // 5 uid
-        setString(meta, "uid", r.string());
+        setNonEmpty(meta, "uid", r.string());
         break;
       case 50: // 6 resourceVersion
-        setString(meta, "resourceVersion", r.string());
+        setNonEmpty(meta, "resourceVersion", r.string());
         break;
       case 56: {
         // 7 generation
@@ -72,14 +72,10 @@ export function readObjectMeta(r: ProtobufReader, updateTime = true): ObjectMeta
     }
   }
   if (updateTime && latestUpdate > 0) {
-    const entry: ManagedFieldsEntry = { operation: "Update", time: formatTime(latestUpdate, 0) };
+    const entry: ManagedFieldsEntry = { operation: "Update", time: formatTime(latestUpdate) };
     meta.managedFields = [entry];
   }
   return meta;
-}
-
-function setString(meta: Record<string, unknown>, key: string, value: string): void {
-  if (value !== "") meta[key] = value;
 }
 
 /** Adds a map entry (a message of key 1 and value 2) to `into`, made when absent. */
@@ -145,17 +141,13 @@ function readUpdateTime(r: ProtobufReader): number {
   return update ? seconds : 0;
 }
 
-/** A meta/v1 Time as its JSON: RFC 3339 in UTC to the second, or null when zero. */
+/**
+ * A meta/v1 Time as its JSON: RFC 3339 in UTC to the second, or null for the zero time. Go
+ * writes the zero time as an empty message and reads an empty message back as it, dropping
+ * nanoseconds otherwise, so emptiness decides, not the values.
+ */
 export function readTime(r: ProtobufReader): string | null {
-  let seconds = 0;
-  let nanos = 0;
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 8) seconds = r.varint();
-    else if (tag === 16) nanos = r.int32();
-    else r.skip(tag);
-  }
-  return formatTime(seconds, nanos);
+  return r.done ? null : formatTime(readSeconds(r));
 }
 
 function readSeconds(r: ProtobufReader): number {
@@ -172,8 +164,7 @@ function readSeconds(r: ProtobufReader): number {
 let lastSeconds = Number.NaN;
 let lastFormatted = "";
 
-function formatTime(seconds: number, nanos: number): string | null {
-  if (seconds === 0 && nanos === 0) return null;
+function formatTime(seconds: number): string {
   if (seconds !== lastSeconds) {
     // `2026-12-01T22:59:38.000Z` without the fraction, which the JSON form drops.
     lastFormatted = `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;

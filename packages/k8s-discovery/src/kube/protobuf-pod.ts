@@ -1,6 +1,6 @@
 import type { Container, ContainerPort, Pod } from "@destination/core";
 import { readObjectMeta } from "./protobuf-object-meta.js";
-import { append, type ProtobufReader, readFirstString } from "./protobuf-reader.js";
+import { append, type ProtobufReader, readFirstString, setNonEmpty } from "./protobuf-reader.js";
 
 // A core/v1 Pod read from protobuf straight into its projection: the fields of the `Pod` type,
 // which are all any watcher reads (see object-projection.ts), as the JSON of the same pod gives
@@ -34,19 +34,19 @@ function readPodSpec(r: ProtobufReader): PodSpec {
         containers = append(containers, readContainer(r.message()));
         break;
       case 66: // 8 serviceAccountName
-        setString(spec, "serviceAccountName", r.string());
+        setNonEmpty(spec, "serviceAccountName", r.string());
         break;
       case 82: // 10 nodeName
-        setString(spec, "nodeName", r.string());
+        setNonEmpty(spec, "nodeName", r.string());
         break;
       case 88: // 11 hostNetwork
         if (r.bool()) spec.hostNetwork = true;
         break;
       case 130: // 16 hostname
-        setString(spec, "hostname", r.string());
+        setNonEmpty(spec, "hostname", r.string());
         break;
       case 138: // 17 subdomain
-        setString(spec, "subdomain", r.string());
+        setNonEmpty(spec, "subdomain", r.string());
         break;
       case 162: // 20 initContainers
         spec.initContainers = append(spec.initContainers, readContainer(r.message()));
@@ -79,7 +79,7 @@ function readContainerPort(r: ProtobufReader): ContainerPort {
     const tag = r.varint();
     switch (tag) {
       case 10: // 1 name
-        setString(port, "name", r.string());
+        setNonEmpty(port, "name", r.string());
         break;
       case 16: {
         // 2 hostPort
@@ -91,10 +91,10 @@ function readContainerPort(r: ProtobufReader): ContainerPort {
         port.containerPort = r.int32();
         break;
       case 34: // 4 protocol
-        setString(port, "protocol", r.string());
+        setNonEmpty(port, "protocol", r.string());
         break;
       case 42: // 5 hostIP
-        setString(port, "hostIP", r.string());
+        setNonEmpty(port, "hostIP", r.string());
         break;
       default:
         r.skip(tag);
@@ -109,7 +109,7 @@ function readEnvVar(r: ProtobufReader): { name: string; value?: string } {
   while (!r.done) {
     const tag = r.varint();
     if (tag === 10) env.name = r.string();
-    else if (tag === 18) setString(env, "value", r.string());
+    else if (tag === 18) setNonEmpty(env, "value", r.string());
     else r.skip(tag);
   }
   return env;
@@ -121,13 +121,13 @@ function readPodStatus(r: ProtobufReader): PodStatus {
     const tag = r.varint();
     switch (tag) {
       case 10: // 1 phase
-        setString(status, "phase", r.string());
+        setNonEmpty(status, "phase", r.string());
         break;
       case 42: // 5 hostIP
-        setString(status, "hostIP", r.string());
+        setNonEmpty(status, "hostIP", r.string());
         break;
       case 50: // 6 podIP
-        setString(status, "podIP", r.string());
+        setNonEmpty(status, "podIP", r.string());
         break;
       case 98: // 12 podIPs
         status.podIPs = append(status.podIPs, { ip: readFirstString(r.message()) });
@@ -140,8 +140,4 @@ function readPodStatus(r: ProtobufReader): PodStatus {
     }
   }
   return status;
-}
-
-function setString<T extends object>(into: T, key: keyof T & string, value: string): void {
-  if (value !== "") (into as Record<string, unknown>)[key] = value;
 }

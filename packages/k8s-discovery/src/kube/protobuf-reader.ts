@@ -139,3 +139,11 @@ export function readFirstString(r: ProtobufReader): string {
   }
   return value;
 }
+
+/**
+ * Sets `key` to a string field's value unless it is empty: Go's JSON leaves out an empty string
+ * where the field is `omitempty`, and protobuf carries it either way.
+ */
+export function setNonEmpty<T extends object>(into: T, key: keyof T & string, value: string): void {
+  if (value !== "") (into as Record<string, unknown>)[key] = value;
+}

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { isProtobuf, parseProtobufStatus } from "./protobuf-status.js";
+import { isProtobuf } from "./api-resource.js";
+import { parseProtobufStatus } from "./protobuf-status.js";
 
 describe("protobuf Status", () => {
   it("reads the code, reason and message of an error the API server sent as protobuf", () => {

@@ -1,12 +1,6 @@
+import { PROTOBUF_MAGIC } from "./api-resource.js";
 import { ProtobufReader } from "./protobuf-reader.js";
 import type { KubeStatus } from "./watch-event.js";
-
-/** The media type of the API server's protobuf encoding. */
-export const PROTOBUF_MEDIA_TYPE = "application/vnd.kubernetes.protobuf";
-
-export function isProtobuf(contentType: string | undefined): boolean {
-  return contentType?.startsWith(PROTOBUF_MEDIA_TYPE) === true;
-}
 
 /**
  * The `Status` of an error response sent as protobuf (a request that accepted protobuf gets its
@@ -15,8 +9,9 @@ export function isProtobuf(contentType: string | undefined): boolean {
  */
 export function parseProtobufStatus(body: Buffer): KubeStatus {
   try {
-    if (body.length < 4 || body.readUInt32BE(0) !== 0x6b387300) return {};
-    const envelope = new ProtobufReader(body, 4, body.length);
+    const start = PROTOBUF_MAGIC.length;
+    if (!body.subarray(0, start).equals(PROTOBUF_MAGIC)) return {};
+    const envelope = new ProtobufReader(body, start, body.length);
     while (!envelope.done) {
       const tag = envelope.varint();
       if (tag !== 18) {

@@ -6,7 +6,9 @@ import { apiVersionOf } from "../resource-kind.js";
 import {
   type ApiResource,
   collectionPath,
+  isProtobuf,
   METADATA_ACCEPT,
+  PROTOBUF_MEDIA_TYPE,
   PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
@@ -15,7 +17,6 @@ import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
-import { isProtobuf, PROTOBUF_MEDIA_TYPE } from "./protobuf-status.js";
 import { isGone, parseWatchEvent } from "./watch-event.js";
 import { WatchPosition } from "./watch-position.js";
 
