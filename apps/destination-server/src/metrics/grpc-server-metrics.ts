@@ -37,10 +37,6 @@ interface MethodCounts {
   readonly labels: Labels;
   started: number;
   sent: number;
-  /** What the counters hold already. */
-  startedAdded: number;
-  receivedAdded: number;
-  sentAdded: number;
 }
 
 /** One server-streaming call as the metrics see it. */
@@ -57,18 +53,15 @@ export class GrpcServerMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
+    // These three are read through their registry only: their `collect` writes the counts.
     const counts = this.#counts;
-    // These three are read through their registry only: their `collect` adds what was counted.
     new Counter({
       name: "grpc_server_started_total",
       help: "Total number of RPCs started on the server.",
       labelNames: LABELS,
       registers,
       collect() {
-        for (const c of eachCount(counts)) {
-          if (c.started > c.startedAdded) this.inc(c.labels, c.started - c.startedAdded);
-          c.startedAdded = c.started;
-        }
+        writeCounts(this, counts, (c) => c.started);
       },
     });
     this.#handled = new Counter({
@@ -84,10 +77,7 @@ export class GrpcServerMetrics {
       registers,
       // A server-streaming call receives its one request message: as many as started.
       collect() {
-        for (const c of eachCount(counts)) {
-          if (c.started > c.receivedAdded) this.inc(c.labels, c.started - c.receivedAdded);
-          c.receivedAdded = c.started;
-        }
+        writeCounts(this, counts, (c) => c.started);
       },
     });
     new Counter({
@@ -96,10 +86,7 @@ export class GrpcServerMetrics {
       labelNames: LABELS,
       registers,
       collect() {
-        for (const c of eachCount(counts)) {
-          if (c.sent > c.sentAdded) this.inc(c.labels, c.sent - c.sentAdded);
-          c.sentAdded = c.sent;
-        }
+        writeCounts(this, counts, (c) => c.sent);
       },
     });
     this.#seconds = new Histogram({
@@ -140,10 +127,26 @@ export class GrpcServerMetrics {
     let counts = byMethod.get(method);
     if (counts === undefined) {
       const labels = { grpc_type: "server_stream", grpc_service: service, grpc_method: method };
-      counts = { labels, started: 0, sent: 0, startedAdded: 0, receivedAdded: 0, sentAdded: 0 };
+      counts = { labels, started: 0, sent: 0 };
       byMethod.set(method, counts);
     }
     return counts;
+  }
+}
+
+/**
+ * Sets a counter to the counts, from zero: a series appears with its first count, as it did when
+ * every call incremented the counter, and holds the total since start.
+ */
+function writeCounts(
+  counter: Counter<(typeof LABELS)[number]>,
+  counts: Map<string, Map<string, MethodCounts>>,
+  read: (c: MethodCounts) => number,
+): void {
+  counter.reset();
+  for (const c of eachCount(counts)) {
+    const n = read(c);
+    if (n > 0) counter.inc(c.labels, n);
   }
 }
 
