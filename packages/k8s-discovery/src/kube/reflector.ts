@@ -289,7 +289,7 @@ export class Reflector<T extends KubeObject> {
           allowWatchBookmarks: true,
           timeoutSeconds,
         },
-        accept: this.#accept(METADATA_ACCEPT),
+        accept: this.#watchAccept(),
         signal: controller.signal,
       });
       try {
@@ -387,13 +387,10 @@ export class Reflector<T extends KubeObject> {
 
   /** Lists of kinds read from protobuf accept it first, and JSON from a server without it. */
   #listAccept(): string {
-    if (this.#options.metadataOnly) {
-      return this.#metadataAccepted ? PROTOBUF_METADATA_LIST_ACCEPT : "application/json";
-    }
-    if (PROTOBUF_ITEM_READERS[this.#options.resource.kind] !== undefined) {
-      return `${PROTOBUF_MEDIA_TYPE}, application/json`;
-    }
-    return "application/json";
+    if (this.#protobufItems() === undefined) return "application/json";
+    return this.#options.metadataOnly
+      ? PROTOBUF_METADATA_LIST_ACCEPT
+      : `${PROTOBUF_MEDIA_TYPE}, application/json`;
   }
 
   /** How a protobuf list of this loop is read, when it asks for one. */
@@ -404,8 +401,10 @@ export class Reflector<T extends KubeObject> {
     return PROTOBUF_ITEM_READERS[this.#options.resource.kind];
   }
 
-  #accept(metadataType: string): string {
-    return this.#options.metadataOnly && this.#metadataAccepted ? metadataType : "application/json";
+  #watchAccept(): string {
+    return this.#options.metadataOnly && this.#metadataAccepted
+      ? METADATA_ACCEPT
+      : "application/json";
   }
 
   /** True when the server refused metadata-only content (406): full objects from now on. */
