@@ -54,7 +54,8 @@ describe("the destination-server binary", () => {
   });
 
   it("serves manifests without ever loading @kubernetes/client-node", async () => {
-    // A loader hook in the child records every module it resolves.
+    // A preload in the child records every module request: require() (the bundle's, client-node
+    // included, as the bundle require()s it) and the ES module loader's.
     const hooks = await mkdtemp(join(tmpdir(), "destination-module-log-"));
     try {
       const log = join(hooks, "modules.log");
@@ -70,22 +71,42 @@ describe("the destination-server binary", () => {
         ].join("\n"),
       );
       await writeFile(
-        join(hooks, "register.mjs"),
-        'import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n',
+        join(hooks, "preload.cjs"),
+        [
+          'const { appendFileSync } = require("node:fs");',
+          'const Module = require("node:module");',
+          'require("node:module").register("./hooks.mjs", require("node:url").pathToFileURL(__filename));',
+          "const load = Module._load;",
+          "Module._load = function (request, ...rest) {",
+          `  appendFileSync(${JSON.stringify(log)}, request + "\\n");`,
+          "  return load.call(this, request, ...rest);",
+          "};",
+        ].join("\n"),
       );
       folder = await ManifestFolder.create();
       await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
       const server = await spawnServer(["--manifests", folder.dir], {
-        nodeArgs: ["--import", join(hooks, "register.mjs")],
+        nodeArgs: ["--require", join(hooks, "preload.cjs")],
       });
       server.child.kill("SIGTERM");
       expect((await server.exit).code).toBe(0);
       const modules = (await readFile(log, "utf8")).split("\n");
-      expect(modules.some((m) => m.includes("k8s-discovery"))).toBe(true);
+      // Both ways in are seen: the launcher through the loader, the bundle's require()s.
+      expect(modules.some((m) => m.endsWith("/dist/launch.js"))).toBe(true);
+      expect(modules.some((m) => m === "http2" || m === "node:http2")).toBe(true);
       expect(modules.filter((m) => m.includes("client-node"))).toEqual([]);
     } finally {
       await rm(hooks, { recursive: true, force: true });
     }
+  });
+
+  it("starts from the code cache its build wrote", async () => {
+    folder = await ManifestFolder.create();
+    await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+    const server = await spawnServer(["--manifests", folder.dir, "--log-level", "debug"]);
+    server.child.kill("SIGTERM");
+    expect((await server.exit).code).toBe(0);
+    expect(server.logs()).toContain('"msg":"code cache used"');
   });
 
   it("exits non-zero with one line when the manifests folder does not exist", async () => {
