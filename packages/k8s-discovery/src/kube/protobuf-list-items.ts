@@ -37,7 +37,10 @@ export class ProtobufListItems {
 
   /** The items completed by this chunk, decoded. */
   push(chunk: Buffer): unknown[] {
-    this.#chunks.push(chunk);
+    // A view made here, not the socket's own Buffer: node makes those in C++, with a hidden class
+    // of their own, and readers that meet both kinds were optimized, thrown away and optimized
+    // again (`--trace-deopt`: "wrong map"; ~40 ms less CPU to a 10k-pod start over 20 pairs).
+    this.#chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     this.#buffered += chunk.length;
     const out: unknown[] = [];
     for (;;) {

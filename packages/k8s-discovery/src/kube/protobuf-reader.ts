@@ -5,15 +5,13 @@
  * reading into its neighbour.
  */
 export class ProtobufReader {
-  pos: number;
-
+  // All three set in the constructor: a field declared in the class body starts out undefined,
+  // and its first number would change the shape that every reader was compiled for.
   constructor(
     readonly buf: Buffer,
-    pos: number,
+    public pos: number,
     readonly end: number,
-  ) {
-    this.pos = pos;
-  }
+  ) {}
 
   get done(): boolean {
     return this.pos >= this.end;
