@@ -8,7 +8,14 @@ import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { encodeUpdate } from "@destination/proto";
 import { EndpointTranslation, EndpointTranslator } from "@destination/translators";
-import { dataset, LIST_ORDER, listOf, namespaceOf, serviceName } from "../dist/fixtures.js";
+import {
+  DEFAULT_TRANSLATOR_CONFIG,
+  dataset,
+  LIST_ORDER,
+  listOf,
+  namespaceOf,
+  serviceName,
+} from "../dist/fixtures.js";
 
 const SERVICES = 1000;
 const rounds = Number(process.argv[2] ?? 30);
@@ -22,14 +29,7 @@ const watcher = new EndpointsWatcher(cluster, {
   metrics: noopMetrics,
 });
 await cluster.start();
-const translation = new EndpointTranslation({
-  controllerNamespace: "linkerd",
-  identityTrustDomain: "cluster.local",
-  enableH2Upgrade: true,
-  forceOpaqueTransport: false,
-  extEndpointZoneWeights: false,
-  defaultOpaquePorts: new Set(),
-});
+const translation = new EndpointTranslation(DEFAULT_TRANSLATOR_CONFIG);
 const ZONES = ["zone-a", "zone-b", "zone-c"];
 // The server encodes once per Update object.
 const encoded = new WeakMap();

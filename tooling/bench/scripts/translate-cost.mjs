@@ -8,6 +8,7 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { encodeUpdate } from "@destination/proto";
 import { EndpointTranslation } from "@destination/translators";
 import {
+  DEFAULT_TRANSLATOR_CONFIG,
   namespaceOf,
   node,
   pod,
@@ -49,14 +50,7 @@ for (const n of [10, 100, 1000]) {
       remove() {},
     },
   );
-  const zoned = new EndpointTranslation({
-    controllerNamespace: "linkerd",
-    identityTrustDomain: "cluster.local",
-    enableH2Upgrade: true,
-    forceOpaqueTransport: false,
-    extEndpointZoneWeights: false,
-    defaultOpaquePorts: new Set(),
-  }).forZone("zone-a");
+  const zoned = new EndpointTranslation(DEFAULT_TRANSLATOR_CONFIG).forZone("zone-a");
   const iters = Math.max(20, Math.round(20000 / n));
   let update;
   for (let w = 0; w < iters; w++)

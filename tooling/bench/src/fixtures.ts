@@ -11,8 +11,19 @@ import type {
   Service,
 } from "@destination/core";
 import * as build from "@destination/core/testing";
+import type { EndpointTranslatorConfig } from "@destination/translators";
 
 export const SERVICE_PORT = 8080;
+
+/** The translation settings of a server started with its default flags, for scripts that translate. */
+export const DEFAULT_TRANSLATOR_CONFIG: EndpointTranslatorConfig = {
+  controllerNamespace: "linkerd",
+  identityTrustDomain: "cluster.local",
+  enableH2Upgrade: true,
+  forceOpaqueTransport: false,
+  extEndpointZoneWeights: false,
+  defaultOpaquePorts: new Set(),
+};
 export const NAMESPACES = 10;
 export const NODES = 3;
 const ZONES = ["zone-a", "zone-b", "zone-c"];
