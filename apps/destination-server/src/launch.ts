@@ -5,12 +5,12 @@
  * this run compiled: the build's warm-up run does that.
  */
 import { fileURLToPath } from "node:url";
-import { CODE_CACHE_OUTCOME } from "./launch/code-cache-outcome.js";
+import { recordCodeCacheOutcome } from "./launch/code-cache-outcome.js";
 import { compileWithCodeCache } from "./launch/code-cached-script.js";
 
 const bundle = fileURLToPath(new URL("./server.cjs", import.meta.url));
 const script = compileWithCodeCache(bundle, `${bundle}.cache`);
-(globalThis as Record<symbol, unknown>)[CODE_CACHE_OUTCOME] = script.outcome;
+recordCodeCacheOutcome(script.outcome);
 if (process.env.DESTINATION_WRITE_CODE_CACHE === "1") {
   process.once("exit", () => script.writeCache());
 }

@@ -46,10 +46,10 @@ export function compileWithCodeCache(file: string, cacheFile: string): CodeCache
   const cached = readCache(cacheFile, digest);
   const script = new Script(Module.wrap(source), {
     filename: file,
-    ...(cached.data === undefined ? {} : { cachedData: cached.data }),
+    ...(typeof cached === "string" ? {} : { cachedData: cached }),
   });
   const outcome: CodeCacheOutcome =
-    cached.data === undefined ? cached.missing : script.cachedDataRejected ? "rejected" : "used";
+    typeof cached === "string" ? cached : script.cachedDataRejected ? "rejected" : "used";
   return {
     outcome,
     run() {
@@ -78,18 +78,16 @@ export function compileWithCodeCache(file: string, cacheFile: string): CodeCache
   };
 }
 
-function readCache(
-  cacheFile: string,
-  digest: Buffer,
-): { data: Buffer; missing?: never } | { data?: never; missing: "absent" | "stale" } {
+/** V8's data from the cache file, when the file is there and made for the source of `digest`. */
+function readCache(cacheFile: string, digest: Buffer): Buffer | "absent" | "stale" {
   let bytes: Buffer;
   try {
     bytes = readFileSync(cacheFile);
   } catch {
-    return { missing: "absent" };
+    return "absent";
   }
   if (bytes.length <= DIGEST_BYTES || !bytes.subarray(0, DIGEST_BYTES).equals(digest)) {
-    return { missing: "stale" };
+    return "stale";
   }
-  return { data: bytes.subarray(DIGEST_BYTES) };
+  return bytes.subarray(DIGEST_BYTES);
 }
