@@ -1,5 +1,9 @@
 import { defineConfig } from "tsup";
 
+/** Required by the bundle on first use rather than bundled (see the bundle's build below). */
+const LOADED_ON_DEMAND = ["@kubernetes/client-node", "@grpc/reflection", "@grpc/proto-loader"];
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 export default defineConfig([
   {
     // The library: what tests, the integration suite and the bench import.
@@ -21,8 +25,10 @@ export default defineConfig([
     outExtension: () => ({ js: ".cjs" }),
     platform: "node",
     target: "node20",
-    noExternal: [/^(?!@kubernetes\/client-node$|@grpc\/reflection$|@grpc\/proto-loader$)/],
-    external: ["@kubernetes/client-node", "@grpc/reflection", "@grpc/proto-loader"],
+    // Everything else is bundled, dependency or not; `noExternal` wins over `external`, so it
+    // names everything but these, and `external` keeps out those that are not dependencies.
+    noExternal: [new RegExp(`^(?!(?:${LOADED_ON_DEMAND.map(escapeRegExp).join("|")})$)`)],
+    external: LOADED_ON_DEMAND,
     shims: true,
     sourcemap: true,
     splitting: false,
