@@ -128,8 +128,10 @@ try {
 }
 
 function fail(message) {
+  // process.exit skips the `finally` above: the folder goes here too.
   child.kill("SIGKILL");
   rmSync(CACHE, { force: true });
+  rmSync(folder, { recursive: true, force: true });
   process.stderr.write(`write-code-cache: ${message}\n${stderr}`);
   process.exit(1);
 }
