@@ -75,7 +75,7 @@ describe("the destination-server binary", () => {
         [
           'const { appendFileSync } = require("node:fs");',
           'const Module = require("node:module");',
-          'require("node:module").register("./hooks.mjs", require("node:url").pathToFileURL(__filename));',
+          'Module.register("./hooks.mjs", require("node:url").pathToFileURL(__filename));',
           "const load = Module._load;",
           "Module._load = function (request, ...rest) {",
           `  appendFileSync(${JSON.stringify(log)}, request + "\\n");`,
