@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DestinationClient } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { VERSION } from "../src/index.js";

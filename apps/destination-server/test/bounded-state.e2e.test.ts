@@ -1,5 +1,5 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { DestinationClient } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { getProfile, type StreamRecorder, service } from "../src/testing/index.js";

@@ -1,5 +1,5 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { DestinationClient } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, expect, it } from "vitest";
 import { get, getProfile, pod, service, serviceProfile, slice } from "../src/testing/index.js";

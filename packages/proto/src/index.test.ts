@@ -97,7 +97,6 @@ describe("@destination/proto public API", () => {
     "Destination",
     // gRPC
     "DestinationService",
-    "DestinationClient",
     "DestinationMethodPath",
     "encodeUpdate",
     "encodeDestinationProfile",

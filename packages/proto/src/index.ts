@@ -34,7 +34,6 @@ export {
   tcpAddressFromString,
   tcpAddressToString,
 } from "./address.js";
-export { DestinationClient, type DestinationClientConstructor } from "./client.js";
 export {
   destinationApiFiles,
   destinationApiRegistry,

@@ -1,5 +1,5 @@
 // destination-server in-process on the cluster backend, with a client, its logs and its metrics.
-import type { DestinationClient } from "@destination/proto";
+import type { DestinationClient } from "@destination/proto/client";
 import {
   createServerLogger,
   type DestinationServerOptions,

@@ -3,11 +3,11 @@
 
 import {
   create,
-  DestinationClient,
   type DestinationProfile,
   GetDestinationSchema,
   type Update,
 } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 import { CliFailure } from "../cli-failure.js";
 import { ExitCode } from "../exit-code.js";

@@ -5,7 +5,6 @@
 import {
   create,
   type DescMessage,
-  DestinationClient,
   DestinationProfileSchema,
   GetDestinationSchema,
   type JsonValue,
@@ -13,6 +12,7 @@ import {
   toJson,
   UpdateSchema,
 } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 
 export interface StreamEnd {

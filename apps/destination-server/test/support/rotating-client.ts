@@ -1,4 +1,4 @@
-import { DestinationClient } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 
 /**

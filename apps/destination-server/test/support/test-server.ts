@@ -1,5 +1,5 @@
 import { type Cluster, MemoryCluster } from "@destination/k8s-discovery";
-import { DestinationClient } from "@destination/proto";
+import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 import {
   createServerLogger,
