@@ -8,7 +8,6 @@ import {
 } from "@destination/multicluster";
 import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
-import type { DestinationServer } from "@destination/proto";
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
@@ -18,7 +17,11 @@ import { parseListenAddress } from "./config/listen-address.js";
 import type { DestinationContext } from "./grpc/destination-context.js";
 import { handleGet } from "./grpc/get-handler.js";
 import { handleGetProfile } from "./grpc/get-profile-handler.js";
-import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
+import {
+  type DestinationHandlers,
+  type GrpcServer,
+  prepareGrpcServer,
+} from "./grpc/grpc-server.js";
 import { NodeZones } from "./grpc/node-zones.js";
 import { createServerLogger } from "./logging/server-logger.js";
 import { GrpcServerMetrics } from "./metrics/grpc-server-metrics.js";
@@ -187,8 +190,6 @@ export async function startDestinationServer(
     await cluster.start();
     // Built while the first lists are on their way, rather than after them.
     const preparing = prepareGrpcServer(options, logger);
-    // Never left unhandled should the sync fail first.
-    preparing.catch(() => {});
     await withTimeout(
       options.clock,
       cluster.whenSynced(),
@@ -242,11 +243,11 @@ export async function startDestinationServer(
       streams,
       logger: logger.child({ component: "grpc" }),
     };
-    const destination: DestinationServer = {
-      get: (call) => handleGet(ctx, call),
-      getProfile: (call) => handleGetProfile(ctx, call),
+    const destination: DestinationHandlers = {
+      get: (call, request) => handleGet(ctx, call, request),
+      getProfile: (call, request) => handleGetProfile(ctx, call, request),
     };
-    const grpc: GrpcServer = await (await preparing).start(destination, grpcListen);
+    const grpc: GrpcServer = await preparing.start(destination, grpcListen);
     cleanups.push(async () => {
       streams.endAll();
       await grpc.shutdown(options.shutdownTimeoutMs);

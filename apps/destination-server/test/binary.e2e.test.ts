@@ -143,7 +143,7 @@ describe("the destination-server binary", () => {
         add: { addrs: [{ addr: { port: 80 } }], metricLabels: { service: "web" } },
       });
       server.child.kill(signal);
-      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "OK" });
+      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "" });
       const exit = await server.exit;
       expect(exit.code).toBe(0);
       expect(server.logs()).toContain('"msg":"shutting down"');
@@ -192,7 +192,7 @@ describe("the destination-server binary", () => {
         exited = true;
       });
       server.child.kill("SIGUSR2");
-      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "OK" });
+      expect(await stream.end).toEqual({ code: grpc.status.OK, details: "" });
       expect(exited).toBe(false);
       const exit = await server.exit;
       expect(exit.code).toBe(70);

@@ -204,7 +204,7 @@ describe("Get: remote cluster lifecycles", () => {
     expect(await stream.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
 
     local.delete("Secret", "linkerd", "cluster-credentials-east");
-    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
     // The proxy resolves again and hears that the cluster is gone.
     expect(await get(server.client, path).end).toEqual({
@@ -226,7 +226,7 @@ describe("Get: remote cluster lifecycles", () => {
     expect(await first.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.1")], ...served } });
 
     local.apply(linkSecret("east", "east 10.2.0.2", "east-rotated"));
-    expect(await first.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await first.end).toEqual({ code: status.OK, details: "" });
     expect(first.unread).toBe(0);
     const second = get(server.client, path);
     expect(await second.next()).toEqual({ add: { addrs: [eastAddr("10.2.0.2")], ...served } });
@@ -243,8 +243,8 @@ describe("Get: remote cluster lifecycles", () => {
     ]);
 
     local.delete("Secret", "linkerd", "east-rotated");
-    expect(await second.end).toEqual({ code: status.OK, details: "OK" });
-    expect(await third.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await second.end).toEqual({ code: status.OK, details: "" });
+    expect(await third.end).toEqual({ code: status.OK, details: "" });
     expect([second.unread, third.unread]).toEqual([0, 0]);
   });
 });
@@ -347,7 +347,7 @@ describe("Get: federated services", () => {
 
     // Both annotations gone: the stream ends with OK and the proxy reconnects.
     local.apply(service(NS, "web-fed", [{ port: 80 }]));
-    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });
 
@@ -398,7 +398,7 @@ describe("Get: federated services", () => {
     expect(stream.ended).toBeUndefined();
 
     local.apply(service(NS, "web-fed", [{ port: 80 }]));
-    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });
 
@@ -422,7 +422,7 @@ describe("Get: federated services", () => {
     // The replaced Secret goes: nothing changes for the stream.
     local.delete("Secret", "linkerd", "cluster-credentials-east");
     local.apply(service(NS, "web-fed", [{ port: 80 }]));
-    expect(await stream.end).toEqual({ code: status.OK, details: "OK" });
+    expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });
 });

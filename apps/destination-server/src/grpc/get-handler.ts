@@ -1,18 +1,19 @@
 import { InvalidServiceError } from "@destination/core";
 import { isFederated, type RemoteCluster } from "@destination/multicluster";
-import type { GetCall, Update } from "@destination/proto";
+import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
-import { status } from "@grpc/grpc-js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
 import { StreamSession } from "../streams/stream-session.js";
+import type { ServerCall } from "../transport/server-call.js";
+import { Status } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
 import { FederatedStream } from "./federated-stream.js";
 import { remoteTarget } from "./remote-target.js";
-import { StatusError } from "./status-error.js";
 
 /**
  * `Get`: route the authority, check the Service, then dispatch (README "Get dispatch"):
@@ -20,8 +21,12 @@ import { StatusError } from "./status-error.js";
  * the rest to the local watcher; stream until the client leaves, the stream falls behind or the
  * server shuts down.
  */
-export function handleGet(ctx: DestinationContext, call: GetCall): void {
-  const path = call.request.path;
+export function handleGet(
+  ctx: DestinationContext,
+  call: ServerCall,
+  request: GetDestination,
+): void {
+  const path = request.path;
   const logger = new LazyChildLogger(ctx.logger, { rpc: "Get", path });
   // A remote-discovery Get counts overflows under the remote Service's name, not the path asked
   // for (README "Remote discovery flow").
@@ -36,8 +41,8 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
     onRefused: () => ctx.overflowMetrics.endpoints.inc({ service: overflowLabel }),
   });
   try {
-    if (ctx.streams.closed) throw new StatusError(status.UNAVAILABLE, "server is shutting down");
-    const token = parseContextToken(call.request.contextToken, logger);
+    if (ctx.streams.closed) throw new StatusError(Status.UNAVAILABLE, "server is shutting down");
+    const token = parseContextToken(request.contextToken, logger);
     const route = routeGet(path, ctx.clusterDomain);
     const { namespace, name } = route.service;
     const service = ctx.cluster.services.get(namespace, name);
@@ -48,7 +53,7 @@ export function handleGet(ctx: DestinationContext, call: GetCall): void {
       const federation = ctx.federated.get(namespace, name);
       if (federation === undefined) {
         throw new StatusError(
-          status.UNKNOWN,
+          Status.UNKNOWN,
           `service ${namespace}/${name} is not a federated service`,
         );
       }

@@ -1,12 +1,11 @@
 import { InvalidServiceError } from "@destination/core";
 import { WorkloadLookupError, type WorkloadTarget } from "@destination/pod-watcher";
-import type { DestinationProfile, GetProfileCall } from "@destination/proto";
+import type { DestinationProfile, GetDestination } from "@destination/proto";
 import {
   createServiceProfileStream,
   EndpointProfileTranslator,
   portNotDefinedProfile,
 } from "@destination/translators";
-import { status } from "@grpc/grpc-js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { type ContextToken, parseContextToken } from "../request/context-token.js";
@@ -18,13 +17,15 @@ import {
 } from "../request/request-routes.js";
 import { encodedProfile } from "../streams/encoded-messages.js";
 import { StreamSession } from "../streams/stream-session.js";
+import type { ServerCall } from "../transport/server-call.js";
+import { Status } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
-import { StatusError } from "./status-error.js";
 
 const LOOKUP_CODES = {
-  FAILED_PRECONDITION: status.FAILED_PRECONDITION,
-  NOT_FOUND: status.NOT_FOUND,
-  UNKNOWN: status.UNKNOWN,
+  FAILED_PRECONDITION: Status.FAILED_PRECONDITION,
+  NOT_FOUND: Status.NOT_FOUND,
+  UNKNOWN: Status.UNKNOWN,
 } as const;
 
 /**
@@ -32,8 +33,12 @@ const LOOKUP_CODES = {
  * service-profile pipeline, any other IP or an instance name to the workload watcher (endpoint
  * profiles).
  */
-export function handleGetProfile(ctx: DestinationContext, call: GetProfileCall): void {
-  const path = call.request.path;
+export function handleGetProfile(
+  ctx: DestinationContext,
+  call: ServerCall,
+  request: GetDestination,
+): void {
+  const path = request.path;
   const logger = new LazyChildLogger(ctx.logger, { rpc: "GetProfile", path });
   const metrics = ctx.grpcMetrics.start(DESTINATION_SERVICE_NAME, "GetProfile");
   // Which overflow counter applies depends on the flow, known only once the path is routed.
@@ -56,8 +61,8 @@ export function handleGetProfile(ctx: DestinationContext, call: GetProfileCall):
     } else session.failUnexpected(err);
   };
   try {
-    if (ctx.streams.closed) throw new StatusError(status.UNAVAILABLE, "server is shutting down");
-    const token = parseContextToken(call.request.contextToken, logger);
+    if (ctx.streams.closed) throw new StatusError(Status.UNAVAILABLE, "server is shutting down");
+    const token = parseContextToken(request.contextToken, logger);
     const route = routeGetProfile(path, ctx.clusterDomain, (ip) =>
       ctx.cluster.indexes.servicesByClusterIp(ip).map((svc) => ({
         namespace: svc.metadata.namespace ?? "",

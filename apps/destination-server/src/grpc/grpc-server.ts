@@ -1,7 +1,14 @@
+import { fromBinary } from "@bufbuild/protobuf";
 import { joinHostPort } from "@destination/go-compat";
-import { type DestinationServer, DestinationService } from "@destination/proto";
-import * as grpc from "@grpc/grpc-js";
+import {
+  DestinationMethodPath,
+  type GetDestination,
+  GetDestinationSchema,
+} from "@destination/proto";
 import type { ServerLogger } from "../logging/server-logger.js";
+import { GrpcHttp2Server } from "../transport/grpc-http2-server.js";
+import { serverStreaming } from "../transport/method-handlers.js";
+import type { ServerCall } from "../transport/server-call.js";
 import { HealthStatuses, ServingStatus } from "./health.js";
 import { addReflection } from "./reflection.js";
 
@@ -19,27 +26,10 @@ export interface GrpcServer {
   shutdown(timeoutMs: number): Promise<void>;
 }
 
-/**
- * grpc-js never answers client pings with `too_many_pings`; the keepalive options are still
- * passed so the limits are visible (and take effect should grpc-js start enforcing them).
- */
-function channelOptions(options: GrpcTransportOptions): grpc.ServerOptions {
-  return {
-    "grpc.keepalive_permit_without_calls": options.keepalivePermitWithoutCalls ? 1 : 0,
-    "grpc.http2.min_ping_interval_without_data_ms": options.minPingIntervalMs,
-    "grpc.http2.min_time_between_pings_ms": options.minPingIntervalMs,
-    ...(options.maxConcurrentStreams > 0
-      ? { "grpc.max_concurrent_streams": options.maxConcurrentStreams }
-      : {}),
-  };
-}
-
-function bind(server: grpc.Server, address: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.bindAsync(address, grpc.ServerCredentials.createInsecure(), (err, port) =>
-      err ? reject(err) : resolve(port),
-    );
-  });
+/** The two Destination methods, each given the call and its decoded request. */
+export interface DestinationHandlers {
+  get(call: ServerCall, request: GetDestination): void;
+  getProfile(call: ServerCall, request: GetDestination): void;
 }
 
 /** A gRPC server with health and reflection, not yet serving Destination nor bound. */
@@ -49,20 +39,29 @@ export interface PreparedGrpcServer {
    * accepts connections only when answers are complete.
    */
   start(
-    destination: DestinationServer,
+    destination: DestinationHandlers,
     listen: { host: string; port: number },
   ): Promise<GrpcServer>;
 }
+
+const decodeGetDestination = (bytes: Buffer) => fromBinary(GetDestinationSchema, bytes);
 
 /**
  * Builds the gRPC server up to binding, with health and reflection (whose library loads at the
  * first reflection call), while the caches sync.
  */
-export async function prepareGrpcServer(
+export function prepareGrpcServer(
   transport: GrpcTransportOptions,
   logger: ServerLogger,
-): Promise<PreparedGrpcServer> {
-  const server = new grpc.Server(channelOptions(transport));
+): PreparedGrpcServer {
+  const server = new GrpcHttp2Server({
+    maxConcurrentStreams: transport.maxConcurrentStreams,
+    pings: {
+      minPingIntervalMs: transport.minPingIntervalMs,
+      permitWithoutCalls: transport.keepalivePermitWithoutCalls,
+    },
+    logger,
+  });
   const health = new HealthStatuses({
     "": ServingStatus.SERVING,
     "io.linkerd.proxy.destination.Destination": ServingStatus.SERVING,
@@ -75,22 +74,27 @@ export async function prepareGrpcServer(
 }
 
 async function startPrepared(
-  server: grpc.Server,
+  server: GrpcHttp2Server,
   health: HealthStatuses,
-  destination: DestinationServer,
+  destination: DestinationHandlers,
   listen: { host: string; port: number },
   logger: ServerLogger,
 ): Promise<GrpcServer> {
-  server.addService(DestinationService, destination);
+  for (const [path, handler] of [
+    [DestinationMethodPath.get, destination.get],
+    [DestinationMethodPath.getProfile, destination.getProfile],
+  ] as const) {
+    server.handle(path, serverStreaming(path, decodeGetDestination, handler));
+  }
 
   let port: number;
   if (listen.host === "") {
     // Every interface: dual-stack where the host has IPv6, IPv4 otherwise.
-    port = await bind(server, joinHostPort("::", listen.port)).catch(() =>
-      bind(server, joinHostPort("0.0.0.0", listen.port)),
-    );
+    port = await server
+      .listen("::", listen.port)
+      .catch(() => server.listen("0.0.0.0", listen.port));
   } else {
-    port = await bind(server, joinHostPort(listen.host, listen.port));
+    port = await server.listen(listen.host, listen.port);
   }
   logger.info("gRPC server listening", { addr: joinHostPort(listen.host, port) });
 
@@ -98,18 +102,9 @@ async function startPrepared(
     port,
     shutdown(timeoutMs) {
       health.setStatus("", ServingStatus.NOT_SERVING);
-      return new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          logger.warn("graceful shutdown timed out; closing connections");
-          server.forceShutdown();
-          resolve();
-        }, timeoutMs);
-        force.unref();
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      });
+      return server.shutdown(timeoutMs, () =>
+        logger.warn("graceful shutdown timed out; closing connections"),
+      );
     },
   };
 }

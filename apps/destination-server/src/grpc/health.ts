@@ -1,14 +1,26 @@
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   create,
+  HealthCheckRequestSchema,
   HealthCheckResponseSchema,
+  HealthListRequestSchema,
   HealthListResponseSchema,
-  type HealthServer,
   HealthService,
   HealthCheckResponse_ServingStatus as ServingStatus,
 } from "@destination/proto";
-import { type Server, status } from "@grpc/grpc-js";
+import type { GrpcHttp2Server } from "../transport/grpc-http2-server.js";
+import { frameMessage } from "../transport/message-frames.js";
+import { serverStreaming, unary } from "../transport/method-handlers.js";
+import { Status } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 
 export { ServingStatus };
+
+const HEALTH_METHODS = {
+  check: HealthService.check.path,
+  watch: HealthService.watch.path,
+  list: HealthService.list.path,
+} as const;
 
 // As grpc-health-check answers a List of more services (health.proto asks for a cap).
 const LIST_LIMIT = 100;
@@ -33,46 +45,61 @@ export class HealthStatuses {
     for (const watcher of this.#watchers.get(service) ?? []) watcher(serving);
   }
 
-  addToServer(server: Server): void {
-    const implementation: HealthServer = {
-      check: (call, callback) => {
-        const service = call.request.service;
-        const serving = this.#statuses.get(service);
+  addToServer(server: GrpcHttp2Server): void {
+    const decode = (bytes: Buffer) => fromBinary(HealthCheckRequestSchema, bytes);
+    server.handle(
+      HEALTH_METHODS.check,
+      unary(HEALTH_METHODS.check, decode, (request) => {
+        const serving = this.#statuses.get(request.service);
         if (serving === undefined) {
-          callback({
-            code: status.NOT_FOUND,
-            details: `Health status unknown for service ${service}`,
-          });
-        } else callback(null, create(HealthCheckResponseSchema, { status: serving }));
-      },
-      watch: (call) => {
-        const service = call.request.service;
-        const send = (serving: ServingStatus) =>
-          call.write(create(HealthCheckResponseSchema, { status: serving }));
+          throw new StatusError(
+            Status.NOT_FOUND,
+            `Health status unknown for service ${request.service}`,
+          );
+        }
+        return toBinary(
+          HealthCheckResponseSchema,
+          create(HealthCheckResponseSchema, { status: serving }),
+        );
+      }),
+    );
+    server.handle(
+      HEALTH_METHODS.watch,
+      serverStreaming(HEALTH_METHODS.watch, decode, (call, request) => {
+        const service = request.service;
+        const send = (serving: ServingStatus) => {
+          const response = create(HealthCheckResponseSchema, { status: serving });
+          call.write(frameMessage(toBinary(HealthCheckResponseSchema, response)));
+        };
         let watchers = this.#watchers.get(service);
         if (watchers === undefined) {
           watchers = new Set();
           this.#watchers.set(service, watchers);
         }
         watchers.add(send);
-        call.on("cancelled", () => {
+        call.onAbort(() => {
           watchers.delete(send);
           if (watchers.size === 0 && this.#watchers.get(service) === watchers) {
             this.#watchers.delete(service);
           }
         });
         send(this.#statuses.get(service) ?? ServingStatus.SERVICE_UNKNOWN);
-      },
-      list: (_call, callback) => {
-        if (this.#statuses.size > LIST_LIMIT) {
-          callback({ code: status.RESOURCE_EXHAUSTED, details: "Too many services to list." });
-          return;
-        }
-        const statuses: Record<string, { status: ServingStatus }> = {};
-        for (const [service, serving] of this.#statuses) statuses[service] = { status: serving };
-        callback(null, create(HealthListResponseSchema, { statuses }));
-      },
-    };
-    server.addService(HealthService, implementation);
+      }),
+    );
+    server.handle(
+      HEALTH_METHODS.list,
+      unary(
+        HEALTH_METHODS.list,
+        (bytes) => fromBinary(HealthListRequestSchema, bytes),
+        () => {
+          if (this.#statuses.size > LIST_LIMIT) {
+            throw new StatusError(Status.RESOURCE_EXHAUSTED, "Too many services to list.");
+          }
+          const statuses: Record<string, { status: ServingStatus }> = {};
+          for (const [service, serving] of this.#statuses) statuses[service] = { status: serving };
+          return toBinary(HealthListResponseSchema, create(HealthListResponseSchema, { statuses }));
+        },
+      ),
+    );
   }
 }

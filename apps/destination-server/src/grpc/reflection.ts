@@ -4,6 +4,10 @@ import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { destinationApiFiles, file_grpc_health_v1_health } from "@destination/proto";
 import type * as grpc from "@grpc/grpc-js";
 import type { PackageDefinition } from "@grpc/proto-loader";
+import type { GrpcHttp2Server } from "../transport/grpc-http2-server.js";
+import { frameMessage } from "../transport/message-frames.js";
+import type { ServerCall } from "../transport/server-call.js";
+import { Status } from "../transport/status-code.js";
 
 /** Every file the server describes, dependencies first: the Destination API and gRPC health. */
 const SERVED_FILES = [...destinationApiFiles, file_grpc_health_v1_health];
@@ -30,7 +34,7 @@ export function servedFileDescriptors(): Buffer[] {
  * @grpc/reflection indexes nothing but the `fileDescriptorProtos` of the package definition it
  * is given, so one entry carrying our descriptors is the whole input it needs.
  */
-export function addReflection(server: grpc.Server): void {
+export function addReflection(server: GrpcHttp2Server): void {
   let loading: Promise<Map<string, LoadedMethod>> | undefined;
   const load = () => {
     loading ??= loadReflection();
@@ -38,26 +42,12 @@ export function addReflection(server: grpc.Server): void {
   };
   for (const version of ["v1", "v1alpha"]) {
     const path = `/grpc.reflection.${version}.ServerReflection/ServerReflectionInfo`;
-    const definition = {
-      serverReflectionInfo: {
-        path,
-        originalName: "ServerReflectionInfo",
-        requestStream: true,
-        responseStream: true,
-        requestSerialize: (bytes: Buffer) => bytes,
-        requestDeserialize: (bytes: Buffer) => bytes,
-        responseSerialize: (bytes: Buffer) => bytes,
-        responseDeserialize: (bytes: Buffer) => bytes,
-      },
-    } satisfies grpc.ServiceDefinition;
-    server.addService(definition, {
-      serverReflectionInfo: (call: grpc.ServerDuplexStream<Buffer, Buffer>) => {
-        relay(
-          call,
-          load().then((methods) => methods.get(path) as LoadedMethod),
-        );
-      },
-    });
+    server.handle(path, (call) =>
+      relay(
+        call,
+        load().then((methods) => methods.get(path) as LoadedMethod),
+      ),
+    );
   }
 }
 
@@ -95,14 +85,14 @@ async function loadReflection(): Promise<Map<string, LoadedMethod>> {
  * Runs the library's handler on a stream of bytes: requests are decoded and responses encoded
  * with the library's definition, in order, once it has loaded.
  */
-function relay(call: grpc.ServerDuplexStream<Buffer, Buffer>, method: Promise<LoadedMethod>): void {
+function relay(call: ServerCall, method: Promise<LoadedMethod>): void {
   const inner = new EventEmitter() as EventEmitter & {
     write(message: unknown): boolean;
     end(): void;
   };
   let chain: Promise<unknown> = method.then(({ definition, handler }) => {
-    inner.write = (message) => call.write(definition.responseSerialize(message));
-    inner.end = () => call.end();
+    inner.write = (message) => call.write(frameMessage(definition.responseSerialize(message)));
+    inner.end = () => call.end(Status.OK);
     handler(inner as unknown as grpc.ServerDuplexStream<unknown, unknown>);
     return definition;
   });
@@ -112,12 +102,11 @@ function relay(call: grpc.ServerDuplexStream<Buffer, Buffer>, method: Promise<Lo
       return definition;
     });
   };
-  call.on("data", (bytes: Buffer) =>
-    next((definition) => inner.emit("data", definition.requestDeserialize(bytes))),
-  );
-  call.on("end", () => next(() => inner.emit("end")));
-  call.on("cancelled", () => next(() => inner.emit("cancelled")));
-  chain.catch((err: unknown) => {
-    call.destroy(err instanceof Error ? err : new Error(String(err)));
+  call.read({
+    message: (bytes) =>
+      next((definition) => inner.emit("data", definition.requestDeserialize(bytes))),
+    halfClose: () => next(() => inner.emit("end")),
   });
+  call.onAbort(() => next(() => inner.emit("cancelled")));
+  chain.catch((err: unknown) => call.fail(err));
 }

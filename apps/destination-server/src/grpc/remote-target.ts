@@ -4,10 +4,10 @@ import {
   REMOTE_SERVICE_LABEL,
   type RemoteCluster,
 } from "@destination/multicluster";
-import { status } from "@grpc/grpc-js";
 import type { GetRoute, ServiceRef } from "../request/request-routes.js";
+import { Status } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import type { DestinationContext } from "./destination-context.js";
-import { StatusError } from "./status-error.js";
 
 /** Where a remote-discovery Get goes (README "Remote discovery flow"). */
 export interface RemoteTarget {
@@ -31,13 +31,13 @@ export function remoteTarget(
   const remoteName = labels[REMOTE_SERVICE_LABEL];
   if (remoteName === undefined) {
     throw new StatusError(
-      status.FAILED_PRECONDITION,
+      Status.FAILED_PRECONDITION,
       `Remote discovery service missing remote service name ${path}`,
     );
   }
   const remote = ctx.clusterStore.get(clusterName);
   if (remote === undefined) {
-    throw new StatusError(status.NOT_FOUND, `Remote cluster not found: ${clusterName}`);
+    throw new StatusError(Status.NOT_FOUND, `Remote cluster not found: ${clusterName}`);
   }
   const { namespace } = route.service;
   return {

@@ -1,5 +1,5 @@
-import { status } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
+import { Status, type StatusCode } from "../transport/status-code.js";
 
 // go-grpc-prometheus names and labels, as upstream. Series appear on a method's first call, as
 // upstream's do: its pre-initialisation runs before the Destination service is registered.
@@ -7,23 +7,23 @@ const LABELS = ["grpc_type", "grpc_service", "grpc_method"] as const;
 
 /** grpc-go's names of the status codes, as the `grpc_code` label spells them. */
 const CODE_NAMES: Readonly<Record<number, string>> = {
-  [status.OK]: "OK",
-  [status.CANCELLED]: "Canceled",
-  [status.UNKNOWN]: "Unknown",
-  [status.INVALID_ARGUMENT]: "InvalidArgument",
-  [status.DEADLINE_EXCEEDED]: "DeadlineExceeded",
-  [status.NOT_FOUND]: "NotFound",
-  [status.ALREADY_EXISTS]: "AlreadyExists",
-  [status.PERMISSION_DENIED]: "PermissionDenied",
-  [status.RESOURCE_EXHAUSTED]: "ResourceExhausted",
-  [status.FAILED_PRECONDITION]: "FailedPrecondition",
-  [status.ABORTED]: "Aborted",
-  [status.OUT_OF_RANGE]: "OutOfRange",
-  [status.UNIMPLEMENTED]: "Unimplemented",
-  [status.INTERNAL]: "Internal",
-  [status.UNAVAILABLE]: "Unavailable",
-  [status.DATA_LOSS]: "DataLoss",
-  [status.UNAUTHENTICATED]: "Unauthenticated",
+  [Status.OK]: "OK",
+  [Status.CANCELLED]: "Canceled",
+  [Status.UNKNOWN]: "Unknown",
+  [Status.INVALID_ARGUMENT]: "InvalidArgument",
+  [Status.DEADLINE_EXCEEDED]: "DeadlineExceeded",
+  [Status.NOT_FOUND]: "NotFound",
+  [Status.ALREADY_EXISTS]: "AlreadyExists",
+  [Status.PERMISSION_DENIED]: "PermissionDenied",
+  [Status.RESOURCE_EXHAUSTED]: "ResourceExhausted",
+  [Status.FAILED_PRECONDITION]: "FailedPrecondition",
+  [Status.ABORTED]: "Aborted",
+  [Status.OUT_OF_RANGE]: "OutOfRange",
+  [Status.UNIMPLEMENTED]: "Unimplemented",
+  [Status.INTERNAL]: "Internal",
+  [Status.UNAVAILABLE]: "Unavailable",
+  [Status.DATA_LOSS]: "DataLoss",
+  [Status.UNAUTHENTICATED]: "Unauthenticated",
 };
 
 type Labels = Record<(typeof LABELS)[number], string>;
@@ -42,7 +42,7 @@ interface MethodCounts {
 /** One server-streaming call as the metrics see it. */
 export interface CallMetrics {
   sent(): void;
-  handled(code: status): void;
+  handled(code: StatusCode): void;
 }
 
 export class GrpcServerMetrics {

@@ -1,6 +1,6 @@
-import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { StatusError } from "../grpc/status-error.js";
+import { Status, type StatusCode } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import {
   getServiceNotFound,
   profileServiceNotFound,
@@ -11,7 +11,7 @@ import {
 
 const DOMAIN = "cluster.local";
 
-function failure(run: () => unknown): { code: status; details: string } {
+function failure(run: () => unknown): { code: StatusCode; details: string } {
   try {
     run();
   } catch (err) {
@@ -38,7 +38,7 @@ describe("routeGet", () => {
   it("answers Invalid authority, capitalised as upstream's Get does, for bad authorities and names", () => {
     for (const path of ["web:0", "web:x", "::1", "web.ns:80", "a.b.svc.cluster.local.:80"]) {
       expect(failure(() => routeGet(path, DOMAIN))).toEqual({
-        code: status.INVALID_ARGUMENT,
+        code: Status.INVALID_ARGUMENT,
         details: `Invalid authority: ${path}`,
       });
     }
@@ -46,11 +46,11 @@ describe("routeGet", () => {
 
   it("refuses IP queries", () => {
     expect(failure(() => routeGet("10.1.2.3:80", DOMAIN))).toEqual({
-      code: status.INVALID_ARGUMENT,
+      code: Status.INVALID_ARGUMENT,
       details: "IP queries not supported by Get API: host=10.1.2.3",
     });
     expect(failure(() => routeGet("[::1]:80", DOMAIN))).toEqual({
-      code: status.INVALID_ARGUMENT,
+      code: Status.INVALID_ARGUMENT,
       details: "IP queries not supported by Get API: host=::1",
     });
   });
@@ -105,14 +105,14 @@ describe("routeGetProfile", () => {
       { namespace: "b", name: "y" },
     ];
     expect(failure(() => routeGetProfile("10.96.0.10:80", DOMAIN, two))).toEqual({
-      code: status.FAILED_PRECONDITION,
+      code: Status.FAILED_PRECONDITION,
       details: "found 2 services with conflicting cluster IP 10.96.0.10",
     });
   });
 
   it("quotes authority errors with Go %q, lower-case invalid as upstream's GetProfile does", () => {
     expect(failure(() => routeGetProfile("web:0", DOMAIN, none))).toEqual({
-      code: status.INVALID_ARGUMENT,
+      code: Status.INVALID_ARGUMENT,
       details: 'invalid authority: "web:0": "invalid port 0"',
     });
     expect(failure(() => routeGetProfile("a:b", DOMAIN, none)).details).toBe(
@@ -125,7 +125,7 @@ describe("routeGetProfile", () => {
 
   it("quotes service-name errors", () => {
     expect(failure(() => routeGetProfile("web.ns:80", DOMAIN, none))).toEqual({
-      code: status.INVALID_ARGUMENT,
+      code: Status.INVALID_ARGUMENT,
       details:
         'invalid service "web.ns": "name web.ns does not match cluster domain cluster.local"',
     });
@@ -138,12 +138,12 @@ describe("routeGetProfile", () => {
 describe("lookup errors", () => {
   it("spells Get's and GetProfile's not-found differently", () => {
     const ref = { namespace: "ns", name: "web" };
-    expect(getServiceNotFound(ref).toStatus()).toMatchObject({
-      code: status.NOT_FOUND,
+    expect(getServiceNotFound(ref)).toMatchObject({
+      code: Status.NOT_FOUND,
       details: "Service web.ns not found",
     });
-    expect(profileServiceNotFound(ref).toStatus()).toMatchObject({
-      code: status.UNKNOWN,
+    expect(profileServiceNotFound(ref)).toMatchObject({
+      code: Status.UNKNOWN,
       details: 'service "web" not found',
     });
   });

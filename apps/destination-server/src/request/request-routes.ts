@@ -1,6 +1,6 @@
 import { goQuote } from "@destination/go-compat";
-import { status } from "@grpc/grpc-js";
-import { StatusError } from "../grpc/status-error.js";
+import { Status } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import { AuthorityError, parseAuthority } from "./authority.js";
 import { canonicalIpLiteral } from "./ip-literal.js";
 import { parseServiceName, ServiceNameError } from "./service-name.js";
@@ -29,7 +29,7 @@ export type ProfileRoute =
       readonly port: number;
     };
 
-const invalid = (details: string) => new StatusError(status.INVALID_ARGUMENT, details);
+const invalid = (details: string) => new StatusError(Status.INVALID_ARGUMENT, details);
 
 /**
  * Routes a Get, or throws its StatusError (README "Errors"; "Invalid authority" is capitalised
@@ -83,7 +83,7 @@ export function routeGetProfile(
     const services = servicesByClusterIp(ip);
     if (services.length > 1) {
       throw new StatusError(
-        status.FAILED_PRECONDITION,
+        Status.FAILED_PRECONDITION,
         `found ${services.length} services with conflicting cluster IP ${ip}`,
       );
     }
@@ -109,14 +109,14 @@ export function routeGetProfile(
 /** Get on a Service the cache does not hold. */
 export function getServiceNotFound(service: ServiceRef): StatusError {
   return new StatusError(
-    status.NOT_FOUND,
+    Status.NOT_FOUND,
     `Service ${service.name}.${service.namespace} not found`,
   );
 }
 
 /** GetProfile's service flow on a missing Service: the informer's raw not-found text. */
 export function profileServiceNotFound(service: ServiceRef): StatusError {
-  return new StatusError(status.UNKNOWN, `service ${goQuote(service.name)} not found`);
+  return new StatusError(Status.UNKNOWN, `service ${goQuote(service.name)} not found`);
 }
 
 /** An ExternalName Service, on Get or on GetProfile for a port it defines. */

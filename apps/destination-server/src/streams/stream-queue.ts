@@ -1,6 +1,6 @@
 import type { Logger } from "@destination/core";
 
-/** What the queue writes to: a grpc-js server stream (`write` false = HTTP/2 is backed up). */
+/** What the queue writes to: a gRPC call (`write` false = HTTP/2 is backed up). */
 export interface WritableCall {
   write(chunk: Uint8Array): boolean;
   once(event: "drain", listener: () => void): unknown;
@@ -27,7 +27,7 @@ export interface QueueSource<T> {
 
 /**
  * A stream's bounded FIFO between the watchers (producers, which never block) and the gRPC
- * stream. Messages go straight to the transport while it accepts them; once grpc-js reports
+ * stream. Messages go straight to the transport while it accepts them; once HTTP/2 reports
  * backpressure they wait here, and when `capacity` are waiting the stream has fallen behind:
  * the message is refused, the queue empties and `onOverflow` runs once.
  *

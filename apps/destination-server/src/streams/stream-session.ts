@@ -1,8 +1,8 @@
-import type * as grpc from "@grpc/grpc-js";
-import { status } from "@grpc/grpc-js";
-import { StatusError } from "../grpc/status-error.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { CallMetrics } from "../metrics/grpc-server-metrics.js";
+import type { ServerCall } from "../transport/server-call.js";
+import { Status, type StatusCode } from "../transport/status-code.js";
+import { StatusError } from "../transport/status-error.js";
 import { StreamQueue } from "./stream-queue.js";
 
 /** The open streams of a server, so that shutdown can end each of them with OK. */
@@ -34,11 +34,12 @@ export class OpenStreams {
 }
 
 export interface StreamSessionOptions<T> {
-  readonly call: grpc.ServerWritableStream<unknown, unknown>;
+  readonly call: ServerCall;
   readonly streams: OpenStreams;
   readonly metrics: CallMetrics;
   readonly logger: ServerLogger;
   readonly capacity: number;
+  /** A message as it goes on the wire (`frameMessage`). */
   readonly encode: (message: T) => Uint8Array;
   /** Every message the queue refused (Get and service profiles count each one). */
   readonly onRefused?: () => void;
@@ -54,7 +55,7 @@ export interface StreamSessionOptions<T> {
  */
 export class StreamSession<T extends object> {
   readonly sink: StreamQueue<T>;
-  readonly #call: grpc.ServerWritableStream<unknown, unknown>;
+  readonly #call: ServerCall;
   readonly #streams: OpenStreams;
   readonly #metrics: CallMetrics;
   readonly #logger: ServerLogger;
@@ -81,10 +82,9 @@ export class StreamSession<T extends object> {
       logger: options.logger,
     });
     options.streams.add(this);
-    options.call.on("cancelled", () => this.#finish(status.OK, "cancelled"));
-    options.call.on("error", (err: unknown) => {
-      this.#logger.debug("stream error", { error: err });
-    });
+    // A client that leaves, or a deadline that passes, is a stream's normal end: counted OK, as
+    // upstream's handlers return without an error then.
+    options.call.onAbort(() => this.#finish(Status.OK, "cancelled"));
   }
 
   /** Runs `cleanup` when the stream ends (at once if it already has). */
@@ -102,29 +102,25 @@ export class StreamSession<T extends object> {
       | "remote cluster unlinked"
       | "remote cluster relinked",
   ): void {
-    if (!this.#finish(status.OK, reason)) return;
-    try {
-      this.#call.end();
-    } catch (err) {
-      this.#logger.debug("failed to end a stream", { error: err });
-    }
+    if (!this.#finish(Status.OK, reason)) return;
+    this.#call.end(Status.OK);
   }
 
   /** Ends the call with an error status (README "Errors"). */
   fail(error: StatusError): void {
     if (!this.#finish(error.code, "failed")) return;
     this.#logger.debug("request refused", { code: error.code, details: error.details });
-    this.#call.emit("error", error.toStatus());
+    this.#call.end(error.code, error.details);
   }
 
   /** Ends the call for an error that is not a StatusError: logged, answered UNKNOWN. */
   failUnexpected(err: unknown): void {
     this.#logger.error("stream failed", { error: err });
     const message = err instanceof Error ? err.message : String(err);
-    this.fail(new StatusError(status.UNKNOWN, message));
+    this.fail(new StatusError(Status.UNKNOWN, message));
   }
 
-  #finish(code: status, reason: string): boolean {
+  #finish(code: StatusCode, reason: string): boolean {
     if (this.#ended) return false;
     this.#ended = true;
     this.sink.close();
