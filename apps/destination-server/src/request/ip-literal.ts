@@ -9,6 +9,11 @@ import { canonicalIp } from "@destination/core";
  * of every IP index), or undefined when `text` is a name.
  */
 export function canonicalIpLiteral(text: string): string | undefined {
+  // Every Get's host comes here, and node's isIP runs a long IPv6 expression over a name: a name
+  // is told apart first by what no IP literal has (IPv6 has a colon, IPv4 only digits and dots).
+  if (!text.includes(":") && !IPV4_CHARACTERS.test(text)) return undefined;
   if (text.includes("%") || isIP(text) === 0) return undefined;
   return canonicalIp(text);
 }
+
+const IPV4_CHARACTERS = /^[0-9.]+$/;
