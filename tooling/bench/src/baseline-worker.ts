@@ -79,7 +79,7 @@ async function handle(req: WorkerRequest): Promise<WorkerReply> {
           rssBytes: mem.rss,
           cpuUserUs: cpu.user,
           cpuSystemUs: cpu.system,
-          encodes: { writes, preEncoded: writes, distinctBuffers: 1, perStreamEncodes: 0 },
+          encodes: { writes, distinctBuffers: 1 },
         },
       };
     }

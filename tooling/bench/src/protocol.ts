@@ -39,16 +39,12 @@ export interface ChurnSpec {
   readonly services: readonly number[];
 }
 
-/** How the server encoded what it wrote to Get streams (counted at the response serializer). */
+/** How the server encoded what it wrote to its streams (counted at the HTTP/2 stream's write). */
 export interface EncodeCounters {
-  /** Messages written to Get streams. */
+  /** Messages written to streams. */
   readonly writes: number;
-  /** Of those, messages handed over already encoded (bytes). */
-  readonly preEncoded: number;
-  /** Distinct byte buffers among the pre-encoded ones: the number of encodes. */
+  /** Distinct buffers among them: the number of encodes (as many as writes if every stream encoded its own). */
   readonly distinctBuffers: number;
-  /** Messages handed over as objects, so encoded per stream. */
-  readonly perStreamEncodes: number;
 }
 
 export interface WorkerStats {

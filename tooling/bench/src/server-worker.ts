@@ -4,10 +4,11 @@
  * parent over IPC (changes, churn, stats). Every Get write is counted at the service's response
  * serializer to check that each distinct Update is encoded once and shared across streams.
  */
+import http2 from "node:http2";
+import { syncBuiltinESMExports } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { writeHeapSnapshot } from "node:v8";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { DestinationService } from "@destination/proto";
 import {
   createServerLogger,
   type RunningDestinationServer,
@@ -37,26 +38,32 @@ import type {
 import { nowMs } from "./stats.js";
 import { serveRequests } from "./worker-host.js";
 
-// --- encode accounting, installed before the server registers the service ---------------------
+// --- encode accounting, installed before the server creates its HTTP/2 server ------------------
 
-const counters = { writes: 0, preEncoded: 0, distinctBuffers: 0, perStreamEncodes: 0 };
+// The server writes each message to an HTTP/2 stream as one buffer, framed once per message and
+// shared by every stream that sends it: counting the buffers written, and how many of them are
+// distinct, tells writes from encodes. Counted at `stream.write`, below the server's own code.
+const counters = { writes: 0, distinctBuffers: 0 };
 let seen = new WeakSet<object>();
 {
-  const get = DestinationService.get as unknown as { responseSerialize: (v: unknown) => Buffer };
-  const serialize = get.responseSerialize;
-  get.responseSerialize = (value: unknown): Buffer => {
-    counters.writes++;
-    if (value instanceof Uint8Array) {
-      counters.preEncoded++;
-      if (!seen.has(value)) {
-        seen.add(value);
-        counters.distinctBuffers++;
-      }
-    } else {
-      counters.perStreamEncodes++;
-    }
-    return serialize(value);
-  };
+  const createServer = http2.createServer;
+  http2.createServer = ((...args: Parameters<typeof http2.createServer>) => {
+    const server = createServer(...args);
+    server.prependListener("stream", (stream) => {
+      const write = stream.write;
+      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+        counters.writes++;
+        if (typeof chunk === "object" && chunk !== null && !seen.has(chunk)) {
+          seen.add(chunk);
+          counters.distinctBuffers++;
+        }
+        return (write as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
+      }) as typeof stream.write;
+    });
+    return server;
+  }) as typeof http2.createServer;
+  // The server imports `createServer` by name: make its binding see the wrapper.
+  syncBuiltinESMExports();
 }
 
 function encodeCounters(): EncodeCounters {
@@ -112,7 +119,7 @@ function endpointsOf(serviceIndex: number): SliceEndpointRef[] {
 /**
  * Adds one new pod endpoint to a service's slice. Stamped right before the slice is applied and
  * when the apply returns: watchers, translators and stream queues run synchronously inside it,
- * so the second stamp is when every stream's write has been handed to grpc-js.
+ * so the second stamp is when every stream's write has been handed to HTTP/2.
  */
 function addEndpoint(serviceIndex: number): { stampMs: number; doneMs: number } {
   const refs = endpointsOf(serviceIndex);
@@ -248,8 +255,7 @@ async function handle(req: WorkerRequest): Promise<WorkerReply> {
     case "objects":
       return { type: "objects", objects: clusterObjects(requireCluster()) };
     case "resetCounters":
-      counters.writes = counters.preEncoded = counters.distinctBuffers = 0;
-      counters.perStreamEncodes = 0;
+      counters.writes = counters.distinctBuffers = 0;
       seen = new WeakSet();
       return { type: "ok" };
     case "stats": {

@@ -169,7 +169,6 @@ export async function fanout(plan: BenchPlan, ctx: ScenarioContext): Promise<Sce
           // Each change should be encoded once per filter group (one per node name here),
           // not once per stream.
           encodes_per_change: counted.distinctBuffers / rounds,
-          per_stream_encodes: counted.perStreamEncodes + initial.perStreamEncodes,
           initial_writes: initial.writes,
           initial_encodes: initial.distinctBuffers,
           ended_streams: real.group.ended,

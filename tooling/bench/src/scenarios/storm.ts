@@ -63,7 +63,7 @@ export async function subscribeStorm(
         clientCpu.push((client.user + client.system) / 1000);
         serverCpu.push(((await worker.request({ type: "cpu" }, "cpu")).cpuUs - server0) / 1000);
         const counted = (await stats(worker)).encodes;
-        encodes = counted.distinctBuffers + counted.perStreamEncodes;
+        encodes = counted.distinctBuffers;
         samples.push(run.allMs);
         firsts.push(run.firstMs);
         issues.push(run.issueMs);
