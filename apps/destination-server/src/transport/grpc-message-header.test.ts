@@ -9,7 +9,7 @@ describe("encodeGrpcMessage", () => {
   });
 
   it("percent-encodes UTF-8 bytes, control characters and % itself", () => {
-    expect(encodeGrpcMessage("héllo 100%\n")).toBe("h%C3%A9llo 100%25%0A");
+    expect(encodeGrpcMessage("smile 😀 100%\n")).toBe("smile %F0%9F%98%80 100%25%0A");
   });
 
   it("percent-encodes a space at either end, which HTTP/2 would not carry", () => {
