@@ -34,6 +34,14 @@ describe("PingStrikes", () => {
     expect([ping(1000), ping(1000), ping(1000)]).toEqual([false, false, true]);
   });
 
+  it("clears the strikes with a ping on time: only early pings in a row count", () => {
+    const { ping } = strikes(true);
+    const early = 9999;
+    // Early, early, on time, early, early, on time…: never three in a row, never sent away.
+    for (let i = 0; i < 60; i++) expect(ping(i % 3 === 2 ? 10_000 : early)).toBe(false);
+    expect([ping(early), ping(early), ping(early)]).toEqual([false, false, true]);
+  });
+
   it("without calls, judges pings by two hours unless they are permitted", () => {
     const strict = strikes(false);
     expect([0, 1, 2, 3].map(() => strict.ping(60_000, 0))).toEqual([false, false, false, true]);

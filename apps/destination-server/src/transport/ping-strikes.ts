@@ -11,11 +11,13 @@ export interface PingLimits {
 }
 
 /**
- * One connection's record against the keepalive limits, judged as grpc-go's server judges it
- * (upstream's behaviour): a ping sooner than the limit after the previous one is a strike, any
- * headers or data the server sends wipe the slate for the next ping, and the third strike sends
- * the client away with GOAWAY `too_many_pings`. With the defaults (10 s, permitted without calls)
- * a proxy's keepalive is never refused.
+ * One connection's record against the keepalive limits. Judged as grpc-go's server judges pings
+ * (upstream's behaviour: a ping sooner than the limit after the previous one is a strike, any
+ * headers or data the server sends forgive the next ping, and the third strike sends the client
+ * away with GOAWAY `too_many_pings`), with one leniency of ours: a ping on time clears the
+ * strikes, so only three early pings in a row count. grpc-go keeps strikes until the server
+ * sends something, and on an idle stream a proxy pinging right at the limit would collect them
+ * from timer jitter over hours; a proxy's keepalive must never be refused.
  */
 export class PingStrikes {
   readonly #limits: PingLimits;
@@ -48,7 +50,11 @@ export class PingStrikes {
       openCalls === 0 && !this.#limits.permitWithoutCalls
         ? PING_WITHOUT_CALLS_INTERVAL_MS
         : this.#limits.minPingIntervalMs;
-    if (now - last < interval) this.#strikes++;
+    if (now - last >= interval) {
+      this.#strikes = 0;
+      return false;
+    }
+    this.#strikes++;
     return this.#strikes > MAX_STRIKES;
   }
 }
