@@ -1,10 +1,5 @@
-import { fromBinary } from "@bufbuild/protobuf";
 import { joinHostPort } from "@destination/go-compat";
-import {
-  DestinationMethodPath,
-  type GetDestination,
-  GetDestinationSchema,
-} from "@destination/proto";
+import { DestinationService, type GetDestination } from "@destination/proto";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { GrpcHttp2Server } from "../transport/grpc-http2-server.js";
 import { serverStreaming } from "../transport/method-handlers.js";
@@ -44,8 +39,6 @@ export interface PreparedGrpcServer {
   ): Promise<GrpcServer>;
 }
 
-const decodeGetDestination = (bytes: Buffer) => fromBinary(GetDestinationSchema, bytes);
-
 /**
  * Builds the gRPC server up to binding, with health and reflection (whose library loads at the
  * first reflection call), while the caches sync.
@@ -80,11 +73,11 @@ async function startPrepared(
   listen: { host: string; port: number },
   logger: ServerLogger,
 ): Promise<GrpcServer> {
-  for (const [path, handler] of [
-    [DestinationMethodPath.get, destination.get],
-    [DestinationMethodPath.getProfile, destination.getProfile],
+  for (const [method, handler] of [
+    [DestinationService.get, destination.get],
+    [DestinationService.getProfile, destination.getProfile],
   ] as const) {
-    server.handle(path, serverStreaming(path, decodeGetDestination, handler));
+    server.handle(method.path, serverStreaming(method, handler));
   }
 
   let port: number;

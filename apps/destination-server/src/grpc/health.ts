@@ -1,9 +1,6 @@
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   create,
-  HealthCheckRequestSchema,
   HealthCheckResponseSchema,
-  HealthListRequestSchema,
   HealthListResponseSchema,
   HealthService,
   HealthCheckResponse_ServingStatus as ServingStatus,
@@ -15,12 +12,6 @@ import { Status } from "../transport/status-code.js";
 import { StatusError } from "../transport/status-error.js";
 
 export { ServingStatus };
-
-const HEALTH_METHODS = {
-  check: HealthService.check.path,
-  watch: HealthService.watch.path,
-  list: HealthService.list.path,
-} as const;
 
 // As grpc-health-check answers a List of more services (health.proto asks for a cap).
 const LIST_LIMIT = 100;
@@ -46,10 +37,10 @@ export class HealthStatuses {
   }
 
   addToServer(server: GrpcHttp2Server): void {
-    const decode = (bytes: Buffer) => fromBinary(HealthCheckRequestSchema, bytes);
+    const { check, watch, list } = HealthService;
     server.handle(
-      HEALTH_METHODS.check,
-      unary(HEALTH_METHODS.check, decode, (request) => {
+      check.path,
+      unary(check, (request) => {
         const serving = this.#statuses.get(request.service);
         if (serving === undefined) {
           throw new StatusError(
@@ -57,19 +48,16 @@ export class HealthStatuses {
             `Health status unknown for service ${request.service}`,
           );
         }
-        return toBinary(
-          HealthCheckResponseSchema,
-          create(HealthCheckResponseSchema, { status: serving }),
-        );
+        return create(HealthCheckResponseSchema, { status: serving });
       }),
     );
     server.handle(
-      HEALTH_METHODS.watch,
-      serverStreaming(HEALTH_METHODS.watch, decode, (call, request) => {
+      watch.path,
+      serverStreaming(watch, (call, request) => {
         const service = request.service;
         const send = (serving: ServingStatus) => {
           const response = create(HealthCheckResponseSchema, { status: serving });
-          call.write(frameMessage(toBinary(HealthCheckResponseSchema, response)));
+          call.write(frameMessage(watch.responseSerialize(response)));
         };
         let watchers = this.#watchers.get(service);
         if (watchers === undefined) {
@@ -87,19 +75,15 @@ export class HealthStatuses {
       }),
     );
     server.handle(
-      HEALTH_METHODS.list,
-      unary(
-        HEALTH_METHODS.list,
-        (bytes) => fromBinary(HealthListRequestSchema, bytes),
-        () => {
-          if (this.#statuses.size > LIST_LIMIT) {
-            throw new StatusError(Status.RESOURCE_EXHAUSTED, "Too many services to list.");
-          }
-          const statuses: Record<string, { status: ServingStatus }> = {};
-          for (const [service, serving] of this.#statuses) statuses[service] = { status: serving };
-          return toBinary(HealthListResponseSchema, create(HealthListResponseSchema, { statuses }));
-        },
-      ),
+      list.path,
+      unary(list, () => {
+        if (this.#statuses.size > LIST_LIMIT) {
+          throw new StatusError(Status.RESOURCE_EXHAUSTED, "Too many services to list.");
+        }
+        const statuses: Record<string, { status: ServingStatus }> = {};
+        for (const [service, serving] of this.#statuses) statuses[service] = { status: serving };
+        return create(HealthListResponseSchema, { statuses });
+      }),
     );
   }
 }

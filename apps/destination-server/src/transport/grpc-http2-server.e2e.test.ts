@@ -13,29 +13,30 @@ import { StatusError } from "./status-error.js";
 const ECHO = "/test.Echo/Echo";
 const STREAM = "/test.Echo/Stream";
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
-const text = (bytes: Buffer) => {
-  const value = bytes.toString("utf8");
-  if (value.startsWith("!")) throw new Error("not a request");
-  return value;
-};
 const frame = (value: string) => frameMessage(Buffer.from(value, "utf8"));
-const definition = {
-  echo: { path: ECHO, requestStream: false, responseStream: false },
-  stream: { path: STREAM, requestStream: false, responseStream: true },
-};
 const codec = {
   requestSerialize: (value: string) => Buffer.from(value),
-  requestDeserialize: (bytes: Buffer) => bytes.toString(),
+  // A request starting with "!" is one the server cannot decode.
+  requestDeserialize: (bytes: Buffer) => {
+    const value = bytes.toString("utf8");
+    if (value.startsWith("!")) throw new Error("not a request");
+    return value;
+  },
   responseSerialize: (value: string) => Buffer.from(value),
   responseDeserialize: (bytes: Buffer) => bytes.toString(),
 };
-const EchoClient = grpc.makeGenericClientConstructor(
-  {
-    echo: { ...definition.echo, ...codec, originalName: "Echo" },
-    stream: { ...definition.stream, ...codec, originalName: "Stream" },
+// One definition for both sides, as @destination/proto's service definitions are.
+const METHODS = {
+  echo: { path: ECHO, requestStream: false, responseStream: false, originalName: "Echo", ...codec },
+  stream: {
+    path: STREAM,
+    requestStream: false,
+    responseStream: true,
+    originalName: "Stream",
+    ...codec,
   },
-  "test.Echo",
-);
+};
+const EchoClient = grpc.makeGenericClientConstructor(METHODS, "test.Echo");
 type Client = InstanceType<typeof EchoClient> & {
   echo(request: string, callback: (err: grpc.ServiceError | null, value?: string) => void): void;
   stream(request: string, options?: grpc.CallOptions): grpc.ClientReadableStream<string>;
@@ -94,14 +95,14 @@ beforeEach(async () => {
   });
   server.handle(
     ECHO,
-    unary(ECHO, text, (request) => {
+    unary(METHODS.echo, (request) => {
       if (request === "missing") throw new StatusError(Status.NOT_FOUND, "no such thing");
-      return Buffer.from(`echo ${request}`);
+      return `echo ${request}`;
     }),
   );
   server.handle(
     STREAM,
-    serverStreaming(STREAM, text, (call, request) => {
+    serverStreaming(METHODS.stream, (call, request) => {
       calls.push(call);
       call.onAbort(() => aborted.push(call));
       onStream(call, request);

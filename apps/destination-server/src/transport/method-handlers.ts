@@ -4,19 +4,27 @@ import type { ServerCall } from "./server-call.js";
 import { Status } from "./status-code.js";
 import { StatusError } from "./status-error.js";
 
-/** Decodes a request message; throws on bytes that are not one. */
-export type Decode<Req> = (bytes: Buffer) => Req;
+/**
+ * What the transport needs of a method: the shape of a grpc-js method definition, so the
+ * service definitions `@destination/proto` has (Destination, health) serve as they are.
+ */
+export interface MethodDefinition<Req, Res> {
+  readonly path: string;
+  readonly responseStream: boolean;
+  /** Decodes a request message; throws on bytes that are not one. */
+  requestDeserialize(bytes: Buffer): Req;
+  responseSerialize(value: Res): Buffer;
+}
 
 /**
  * A method with one request message: the handler runs once the client has sent it and
  * half-closed, as grpc-js and grpc-go run theirs; no message, or a second one, is refused.
  */
 function oneRequest<Req>(
-  kind: "unary" | "server streaming",
-  path: string,
-  decode: Decode<Req>,
+  method: MethodDefinition<Req, unknown>,
   run: (call: ServerCall, request: Req) => void,
 ): CallHandler {
+  const kind = method.responseStream ? "server streaming" : "unary";
   return (call) => {
     let request: Buffer | undefined;
     call.read({
@@ -24,18 +32,21 @@ function oneRequest<Req>(
         if (request !== undefined) {
           call.end(
             Status.UNIMPLEMENTED,
-            `Received a second request message for ${kind} method ${path}`,
+            `Received a second request message for ${kind} method ${method.path}`,
           );
         } else request = bytes;
       },
       halfClose() {
         if (request === undefined) {
-          call.end(Status.UNIMPLEMENTED, `Received no request message for ${kind} method ${path}`);
+          call.end(
+            Status.UNIMPLEMENTED,
+            `Received no request message for ${kind} method ${method.path}`,
+          );
           return;
         }
         let decoded: Req;
         try {
-          decoded = decode(request);
+          decoded = method.requestDeserialize(request);
         } catch (err) {
           const reason = err instanceof Error ? err.message : String(err);
           call.end(Status.INTERNAL, `grpc: error unmarshalling request: ${reason}`);
@@ -49,22 +60,20 @@ function oneRequest<Req>(
 
 /** A server-streaming method: the handler writes framed messages and ends the call itself. */
 export function serverStreaming<Req>(
-  path: string,
-  decode: Decode<Req>,
+  method: MethodDefinition<Req, unknown>,
   handler: (call: ServerCall, request: Req) => void,
 ): CallHandler {
-  return oneRequest("server streaming", path, decode, handler);
+  return oneRequest(method, handler);
 }
 
-/** A unary method: the handler answers with the response's bytes, or throws a StatusError. */
-export function unary<Req>(
-  path: string,
-  decode: Decode<Req>,
-  handler: (request: Req) => Uint8Array,
+/** A unary method: the handler answers with the response, or throws a StatusError. */
+export function unary<Req, Res>(
+  method: MethodDefinition<Req, Res>,
+  handler: (request: Req) => Res,
 ): CallHandler {
-  return oneRequest("unary", path, decode, (call, request) => {
+  return oneRequest(method, (call, request) => {
     try {
-      call.write(frameMessage(handler(request)));
+      call.write(frameMessage(method.responseSerialize(handler(request))));
       call.end(Status.OK);
     } catch (err) {
       call.fail(err instanceof StatusError ? err : new StatusError(Status.UNKNOWN, String(err)));
