@@ -306,6 +306,28 @@ describe("GrpcHttp2Server", () => {
     expect(await goaway).toEqual({ code: 11, data: "too_many_pings" });
   });
 
+  it("forgives a ping for what the server sends, not for a call the client opens", async () => {
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    const goaway = new Promise<number>((resolve) => session.on("goaway", resolve));
+    session.on("error", () => {});
+    await new Promise((resolve) => session.once("connect", resolve));
+    const pong = () => new Promise((resolve) => session.ping(resolve));
+    await pong();
+    await pong(); // strike 1
+    // A call the handler answers nothing on yet: the server has sent nothing.
+    const request = session.request({
+      ":method": "POST",
+      ":path": STREAM,
+      "content-type": "application/grpc",
+    });
+    request.on("error", () => {});
+    request.end(frame("quiet"));
+    await expect.poll(() => calls.length).toBe(1);
+    await pong(); // strike 2
+    void pong(); // strike 3
+    expect(await goaway).toBe(11);
+  });
+
   it("shuts down without waiting when every call ends in time", async () => {
     onStream = (call) => {
       call.write(frame("open"));

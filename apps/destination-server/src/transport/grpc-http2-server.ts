@@ -8,13 +8,10 @@ import {
 } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "@destination/core";
-import { encodeGrpcMessage } from "./grpc-message-header.js";
 import { parseGrpcTimeout } from "./grpc-timeout.js";
 import { type PingLimits, PingStrikes } from "./ping-strikes.js";
 import { ServerCall } from "./server-call.js";
 import { Status } from "./status-code.js";
-
-const noop = () => {};
 
 /** What serves one method: it reads the call's messages, writes its own, and ends it. */
 export type CallHandler = (call: ServerCall) => void;
@@ -44,6 +41,7 @@ export class GrpcHttp2Server {
   readonly #connections = new Map<Http2Session, Connection>();
   readonly #http2: Http2Server;
   readonly #logger: Logger;
+  readonly #pingLimits: PingLimits;
 
   constructor(options: GrpcHttp2ServerOptions) {
     this.#logger = options.logger;
@@ -55,22 +53,8 @@ export class GrpcHttp2Server {
         ? { settings: { maxConcurrentStreams: options.maxConcurrentStreams } }
         : {}),
     });
-    this.#http2.on("session", (session) => {
-      const connection = { pings: new PingStrikes(options.pings), openCalls: 0, lastStreamId: 0 };
-      this.#connections.set(session, connection);
-      session.once("close", () => this.#connections.delete(session));
-      session.on("error", (err) => this.#logger.debug("HTTP/2 connection error", { error: err }));
-      session.on("ping", () => {
-        if (!connection.pings.ping(connection.openCalls)) return;
-        this.#logger.debug("client pinged too often; closing its connection");
-        session.goaway(
-          constants.NGHTTP2_ENHANCE_YOUR_CALM,
-          connection.lastStreamId,
-          Buffer.from("too_many_pings"),
-        );
-        session.destroy();
-      });
-    });
+    this.#pingLimits = options.pings;
+    this.#http2.on("session", (session) => this.#connectionOf(session));
     this.#http2.on("stream", (stream, headers) => this.#route(stream, headers));
   }
 
@@ -110,51 +94,60 @@ export class GrpcHttp2Server {
     });
   }
 
+  /** The record of a connection, made when it opens (streams come after their session). */
+  #connectionOf(session: Http2Session): Connection {
+    const known = this.#connections.get(session);
+    if (known !== undefined) return known;
+    const made = { pings: new PingStrikes(this.#pingLimits), openCalls: 0, lastStreamId: 0 };
+    this.#connections.set(session, made);
+    session.once("close", () => this.#connections.delete(session));
+    session.on("error", (err) => this.#logger.debug("HTTP/2 connection error", { error: err }));
+    session.on("ping", () => {
+      if (!made.pings.ping(made.openCalls)) return;
+      this.#logger.debug("client pinged too often; closing its connection");
+      session.goaway(
+        constants.NGHTTP2_ENHANCE_YOUR_CALM,
+        made.lastStreamId,
+        Buffer.from("too_many_pings"),
+      );
+      session.destroy();
+    });
+    return made;
+  }
+
   #route(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
     stream.on("error", (err) => this.#logger.debug("HTTP/2 stream error", { error: err }));
-    const connection = this.#connections.get(stream.session as Http2Session);
-    if (connection !== undefined) {
-      connection.lastStreamId = Math.max(connection.lastStreamId, stream.id ?? 0);
-      connection.openCalls++;
-      stream.once("close", () => connection.openCalls--);
-    }
+    const connection = this.#connectionOf(stream.session as Http2Session);
+    connection.lastStreamId = Math.max(connection.lastStreamId, stream.id ?? 0);
+    connection.openCalls++;
+    stream.once("close", () => connection.openCalls--);
     const contentType = headers["content-type"];
-    connection?.pings.sent();
     if (typeof contentType !== "string" || !contentType.startsWith("application/grpc")) {
+      connection.pings.sent();
       stream.respond({ ":status": 415 }, { endStream: true });
       return;
     }
     const path = headers[":path"] ?? "";
-    const handler = this.#handlers.get(path);
     const timeout = parseGrpcTimeout(headers["grpc-timeout"] as string | undefined);
-    if (handler === undefined || timeout === "malformed") {
-      const [code, message] =
-        handler === undefined
-          ? [Status.UNIMPLEMENTED, `The server does not implement the method ${path}`]
-          : [Status.INTERNAL, `malformed grpc-timeout: ${headers["grpc-timeout"]}`];
-      stream.respond(
-        {
-          ":status": 200,
-          "content-type": "application/grpc+proto",
-          "grpc-status": String(code),
-          "grpc-message": encodeGrpcMessage(message),
-        },
-        { endStream: true },
-      );
-      return;
-    }
     const encoding = headers["grpc-encoding"];
     const call = new ServerCall(
       stream,
       typeof encoding === "string" && encoding !== "identity" ? encoding : "",
-      timeout,
-      connection === undefined ? noop : () => connection.pings.sent(),
+      timeout === "malformed" ? undefined : timeout,
+      () => connection.pings.sent(),
     );
-    try {
-      handler(call);
-    } catch (err) {
-      this.#logger.error("gRPC handler failed", { path, error: err });
-      call.fail(err);
+    const handler = this.#handlers.get(path);
+    if (handler === undefined) {
+      call.end(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+    } else if (timeout === "malformed") {
+      call.end(Status.INTERNAL, `malformed grpc-timeout: ${headers["grpc-timeout"]}`);
+    } else {
+      try {
+        handler(call);
+      } catch (err) {
+        this.#logger.error("gRPC handler failed", { path, error: err });
+        call.fail(err);
+      }
     }
   }
 }

@@ -28,7 +28,6 @@ export interface IncomingListener {
 export class ServerCall {
   readonly #stream: ServerHttp2Stream;
   readonly #reader: MessageReader;
-  #incoming: IncomingListener | undefined;
   #abortListeners: (() => void)[] = [];
   #headersSent = false;
   #ended = false;
@@ -61,7 +60,6 @@ export class ServerCall {
 
   /** Starts reading the client's messages; a message the reader refuses ends the call. */
   read(listener: IncomingListener): void {
-    this.#incoming = listener;
     this.#stream.on("data", (chunk: Buffer) => {
       if (this.#ended) return;
       let messages: Buffer[];
@@ -79,7 +77,7 @@ export class ServerCall {
         this.#abort(
           new StatusError(Status.INTERNAL, "Request body ended in the middle of a message"),
         );
-      } else this.#incoming?.halfClose();
+      } else listener.halfClose();
     });
   }
 
