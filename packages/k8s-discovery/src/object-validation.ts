@@ -1,5 +1,5 @@
 import type { ResourceKind } from "./resource-kind.js";
-import { OBJECT_SCHEMAS } from "./validation/object-schemas.js";
+import { OBJECT_SCHEMAS, TYPED_OBJECT_SCHEMAS } from "./validation/object-schemas.js";
 
 /**
  * The first problem that keeps `value` from being a `kind` the watchers can read, as
@@ -7,6 +7,15 @@ import { OBJECT_SCHEMAS } from "./validation/object-schemas.js";
  */
 export function objectProblem(kind: ResourceKind, value: unknown): string | undefined {
   return OBJECT_SCHEMAS[kind].problem(value)?.toString();
+}
+
+/**
+ * `objectProblem` for an object read from protobuf, whose fields have their schema's types
+ * already: only what the wire leaves open is checked (an empty name, an endpoint without
+ * addresses). Checking the rest again was a twentieth of a start's CPU on 10k pods.
+ */
+export function typedObjectProblem(kind: ResourceKind, value: unknown): string | undefined {
+  return (TYPED_OBJECT_SCHEMAS[kind] ?? OBJECT_SCHEMAS[kind]).problem(value)?.toString();
 }
 
 /** `namespace/name` (or `name`) of something that may not even have metadata. */

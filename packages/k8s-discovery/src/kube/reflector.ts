@@ -24,8 +24,11 @@ import { WatchPosition } from "./watch-position.js";
 export interface WatchStore<T extends KubeObject> {
   apply(obj: T): void;
   remove(namespace: string | undefined, name: string): unknown;
-  /** A full list: the first one syncs the store, later ones reconcile it (a relist). */
-  replace(objects: readonly T[]): void;
+  /**
+   * A full list: the first one syncs the store, later ones reconcile it (a relist). `typed`:
+   * every object was read from protobuf, its fields typed by its reader.
+   */
+  replace(objects: readonly T[], options?: { typed?: boolean }): void;
 }
 
 /** The counters of one loop (`ClusterMetrics` bound to a kind). */
@@ -81,6 +84,15 @@ type WatchOutcome = "ended" | "expired" | "failed" | "stopped";
 interface ListResponse {
   metadata?: { resourceVersion?: string; continue?: string };
   items?: unknown;
+  /** Read from protobuf: the items have their schema's types. */
+  typed?: boolean;
+}
+
+interface ListResult<T> {
+  items: T[];
+  resourceVersion: string;
+  /** Every page was read from protobuf. */
+  typed: boolean;
 }
 
 /**
@@ -141,9 +153,11 @@ export class Reflector<T extends KubeObject> {
     while (!this.#stopped) {
       if (position.mustList) {
         try {
-          const { items, resourceVersion } = await this.#list(listed ? "consistent" : "cache");
+          const { items, resourceVersion, typed } = await this.#list(
+            listed ? "consistent" : "cache",
+          );
           if (this.#stopped) return;
-          store.replace(items);
+          store.replace(items, { typed });
           if (listed) metrics.relisted();
           listed = true;
           position.listed(resourceVersion);
@@ -181,7 +195,7 @@ export class Reflector<T extends KubeObject> {
    * the store may already hold newer versions than a lagging cache, and a list from that cache
    * would take the store back in time.
    */
-  async #list(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
+  async #list(from: "cache" | "consistent"): Promise<ListResult<T>> {
     try {
       return await this.#listPages(from);
     } catch (err) {
@@ -192,9 +206,10 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  async #listPages(from: "cache" | "consistent"): Promise<{ items: T[]; resourceVersion: string }> {
+  async #listPages(from: "cache" | "consistent"): Promise<ListResult<T>> {
     const items: T[] = [];
     let resourceVersion = "";
+    let typed = true;
     let token: string | undefined;
     do {
       let page: ListResponse;
@@ -231,8 +246,9 @@ export class Reflector<T extends KubeObject> {
       }
       resourceVersion = page.metadata.resourceVersion;
       token = page.metadata.continue || undefined;
+      typed &&= page.typed === true;
     } while (token !== undefined);
-    return { items, resourceVersion };
+    return { items, resourceVersion, typed };
   }
 
   /**
@@ -249,7 +265,7 @@ export class Reflector<T extends KubeObject> {
         for await (const chunk of response) {
           for (const item of reader.push(chunk as Buffer)) items.push(item as T);
         }
-        return reader.end();
+        return { ...reader.end(), typed: true };
       }
       const reader = new ListItems();
       for await (const chunk of response) {

@@ -7,7 +7,7 @@ import {
   objectKey,
   type ResourceCache,
 } from "../cache.js";
-import { describeObject, objectProblem } from "../object-validation.js";
+import { describeObject, objectProblem, typedObjectProblem } from "../object-validation.js";
 import type { ResourceKind } from "../resource-kind.js";
 import { NameLookup } from "./name-lookup.js";
 
@@ -153,15 +153,25 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
    * Reconciles the store with a full list (a relist): new keys are added, keys whose
    * resourceVersion changed are updated, vanished keys are deleted, unchanged keys emit
    * nothing; invalid objects are skipped as in `apply`. The first call is the initial list; the
-   * cache is synced once its events are out.
+   * cache is synced once its events are out. `typed`: the objects were read from protobuf, so
+   * only what their reader cannot rule out is checked (see `typedObjectProblem`).
    */
-  replace(objects: readonly T[]): void {
+  replace(objects: readonly T[], options: { typed?: boolean } = {}): void {
+    const typed = options.typed === true;
     if (this.#synced) this.#relists++;
+    if (this.#objects.size === 0) {
+      // Nothing to reconcile (the initial list): store as they come, without a second map.
+      for (const obj of objects) {
+        if (this.#valid(obj, typed)) this.#applyValid(obj);
+      }
+      this.markSynced();
+      return;
+    }
     const incoming = new Map<string, T>();
     // An invalid object in the list changes nothing either: its stored version is not deleted.
     const skipped = new Set<string>();
     for (const obj of objects) {
-      if (this.#valid(obj)) incoming.set(keyOf(obj), obj);
+      if (this.#valid(obj, typed)) incoming.set(keyOf(obj), obj);
       else {
         const { namespace, name } = (obj as Partial<KubeObject>).metadata ?? {};
         if (typeof name === "string") {
@@ -198,9 +208,9 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   }
 
   /** Checks an object entering the cache; an invalid one is logged and counted. */
-  #valid(obj: T): boolean {
+  #valid(obj: T, typed = false): boolean {
     if (!this.#validate) return true;
-    const problem = objectProblem(this.kind, obj);
+    const problem = typed ? typedObjectProblem(this.kind, obj) : objectProblem(this.kind, obj);
     if (problem === undefined) return true;
     this.#invalid++;
     this.#onInvalid();

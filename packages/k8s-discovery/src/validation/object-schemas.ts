@@ -216,6 +216,28 @@ const externalWorkload = object({
 
 const metadataOnly = object({});
 
+// What protobuf cannot rule out in an object read by the readers in `kube/`: they give every
+// field its schema's type by construction, but the wire allows an empty string and an absent
+// list where the JSON checks above want a name and an endpoint's addresses.
+const typedObject = (fields: Record<string, Check> = {}) =>
+  looseObject({ metadata: looseObject({ name: nonEmptyString }), ...fields });
+const typedEndpointSlice = typedObject({
+  endpoints: optionalList(looseObject({ addresses: list(string) })),
+});
+
+/**
+ * What an object read from protobuf must still pass: the checks of `OBJECT_SCHEMAS` its reader
+ * does not make true by construction. Kinds that are never read from protobuf are absent.
+ */
+export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, Check>>> = {
+  EndpointSlice: typedEndpointSlice,
+  Pod: typedObject(),
+  // Metadata-only lists.
+  Node: typedObject(),
+  ReplicaSet: typedObject(),
+  Job: typedObject(),
+};
+
 /** What a `kind` must look like for the watchers to read it. */
 export const OBJECT_SCHEMAS: Readonly<Record<ResourceKind, Check>> = {
   Service: service,
