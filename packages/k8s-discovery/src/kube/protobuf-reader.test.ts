@@ -57,4 +57,28 @@ describe("ProtobufReader", () => {
     expect(r.string()).toBe("x");
     expect(() => reader(0x0b).skip(0x0b)).toThrow(/wire type 3/);
   });
+
+  it("reads every string as written, whether it repeats, collides in the string cache or not", () => {
+    // Short ASCII strings go through a cache of recent strings; long and non-ASCII ones do not.
+    // 20k distinct values fill every slot of it many times over, each read twice in a row.
+    const values: string[] = [""];
+    for (let i = 0; i < 20_000; i++) {
+      const base = `label-${i.toString(36)}`;
+      if (i % 7 === 0) values.push(`zoné-${i}`);
+      else if (i % 11 === 0) values.push(base.padEnd(64 + (i % 3), "x"));
+      else values.push(base);
+    }
+    values.push("ünïcödé", "a", "b", "ab", "ba");
+    const fields = values.flatMap((value) => {
+      const bytes = Buffer.from(value, "utf8");
+      const field = Buffer.concat([Buffer.from([bytes.length]), bytes]);
+      if (bytes.length >= 0x80) throw new Error("one-byte lengths only");
+      return [field, field];
+    });
+    const buf = Buffer.concat(fields);
+    const r = new ProtobufReader(buf, 0, buf.length);
+    const read: string[] = [];
+    while (!r.done) read.push(r.string());
+    expect(read).toEqual(values.flatMap((value) => [value, value]));
+  });
 });
