@@ -1,4 +1,4 @@
-import type { KubeObject, ManagedFieldsEntry, Pod } from "@destination/core";
+import type { KubeObject, ManagedFieldsEntry, Pod, Service } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { informerLagSeconds } from "./informer-lag.js";
 import { projectObject } from "./object-projection.js";
@@ -117,5 +117,46 @@ describe("projectObject", () => {
       spec: { containers: "not a list" },
     } as unknown as Pod;
     expect(projectObject(pod)).toEqual(pod);
+  });
+
+  it("keeps of a Service the fields the watchers read, and a malformed spec as it is", () => {
+    const svc = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop" },
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.96.0.10",
+        clusterIPs: ["10.96.0.10"],
+        ports: [
+          { name: "http", protocol: "TCP", appProtocol: "http", port: 80, targetPort: "http" },
+        ],
+        selector: { app: "web" },
+        sessionAffinity: "None",
+        ipFamilies: ["IPv4"],
+        ipFamilyPolicy: "SingleStack",
+        internalTrafficPolicy: "Cluster",
+      },
+      status: { loadBalancer: {} },
+    } as unknown as Service;
+    expect(projectObject(svc)).toStrictEqual({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop" },
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.96.0.10",
+        clusterIPs: ["10.96.0.10"],
+        ports: [{ name: "http", protocol: "TCP", port: 80, targetPort: "http" }],
+        selector: { app: "web" },
+        ipFamilies: ["IPv4"],
+        internalTrafficPolicy: "Cluster",
+      },
+    });
+    // Validation sees a wrongly typed spec or port list and skips the Service with a warning.
+    const odd = { ...svc, spec: "ClusterIP" } as unknown as Service;
+    expect(projectObject(odd).spec).toBe("ClusterIP");
+    const oddPorts = { ...svc, spec: { ports: "80" } } as unknown as Service;
+    expect(projectObject(oddPorts).spec).toStrictEqual({ ports: "80" });
   });
 });

@@ -1,4 +1,4 @@
-import type { Container, KubeObject, Pod } from "@destination/core";
+import type { Container, KubeObject, Pod, Service, ServicePort } from "@destination/core";
 import { latestUpdateTime } from "./informer-lag.js";
 
 /**
@@ -6,7 +6,8 @@ import { latestUpdateTime } from "./informer-lag.js";
  * third of a pod's JSON) only the latest `Update` time, which informer lag is measured from.
  * Of a Pod only the fields of the `Pod` type, which are all that any watcher reads: a real pod's
  * spec and status also carry volumes, probes, resources, conditions and container statuses.
- * Objects are kept as they came otherwise.
+ * Of a Service likewise the fields of the `Service` type (its status, affinity and load-balancer
+ * settings are not read). Objects are kept as they came otherwise.
  */
 export function projectObject<T extends KubeObject>(obj: T): T {
   const metadata = obj.metadata;
@@ -26,7 +27,33 @@ export function projectObject<T extends KubeObject>(obj: T): T {
           : { ...rest, managedFields: [{ operation: "Update", time: latest.time ?? null }] },
     };
   }
-  return obj.kind === "Pod" ? (projectPod(out as Pod) as unknown as T) : out;
+  if (obj.kind === "Pod") return projectPod(out as Pod) as unknown as T;
+  if (obj.kind === "Service") return projectService(out as Service) as unknown as T;
+  return out;
+}
+
+function projectService(svc: Service): Service {
+  const { spec } = svc;
+  const out: Service = { apiVersion: svc.apiVersion, kind: svc.kind, metadata: svc.metadata };
+  if (spec && typeof spec === "object") {
+    out.spec = pick(spec, [
+      "type",
+      "clusterIP",
+      "clusterIPs",
+      "selector",
+      "externalName",
+      "internalTrafficPolicy",
+      "ipFamilies",
+    ]);
+    if (Array.isArray(spec.ports)) out.spec.ports = spec.ports.map(projectServicePort);
+    else if (spec.ports !== undefined) out.spec.ports = spec.ports;
+  } else if (spec !== undefined) out.spec = spec;
+  return out;
+}
+
+function projectServicePort(port: ServicePort): ServicePort {
+  if (typeof port !== "object" || port === null) return port;
+  return pick(port, ["name", "protocol", "port", "targetPort", "nodePort"]) as ServicePort;
 }
 
 function projectPod(pod: Pod): Pod {

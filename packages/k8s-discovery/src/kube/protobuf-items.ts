@@ -5,17 +5,18 @@ import type { ItemReader } from "./protobuf-list-items.js";
 import { readObjectMeta } from "./protobuf-object-meta.js";
 import { readPod } from "./protobuf-pod.js";
 import type { ProtobufReader } from "./protobuf-reader.js";
+import { readService } from "./protobuf-service.js";
 
 /**
- * The kinds whose lists are asked for in protobuf, and how their items are read. Pods and
- * EndpointSlices are most of a cluster's bytes: the API server encodes them faster in protobuf
- * than in JSON, and reading them skips what no watcher reads without decoding it. Services
- * have too many fields to read whole for their few bytes, and custom resources have no protobuf
- * form: they stay JSON.
+ * The kinds whose lists are asked for in protobuf, and how their items are read: the built-in
+ * kinds every start lists. The API server encodes them faster in protobuf than in JSON, and
+ * reading them skips what no watcher reads without decoding it (most of a pod's bytes; a
+ * Service's status and settings). Custom resources have no protobuf form: they stay JSON.
  */
 export const PROTOBUF_ITEM_READERS: Readonly<Partial<Record<string, ItemReader>>> = {
   Pod: readPod,
   EndpointSlice: readEndpointSlice,
+  Service: readService,
 };
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { KubeObject } from "@destination/core";
+import type { KubeObject, Service } from "@destination/core";
 import { describe, expect, it } from "vitest";
 import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
@@ -9,6 +9,7 @@ import { metadataItemReader } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
 import { ProtobufError } from "./protobuf-reader.js";
+import { readService } from "./protobuf-service.js";
 
 // The same pods, listed from a real kube-apiserver (v1.37) once as protobuf and once as JSON:
 // see testdata/README.md.
@@ -150,6 +151,55 @@ describe("protobuf EndpointSlice lists", () => {
     // Empty lists with no omitempty come as null, as in the JSON.
     expect(byName.get("web-v6")).toHaveProperty("ports", null);
     expect(byName.get("empty")).toHaveProperty("endpoints", null);
+  });
+});
+
+describe("protobuf Service lists", () => {
+  const services = bothForms("services", readService, (item) =>
+    projectObject({ ...item, apiVersion: "v1", kind: "Service" }),
+  );
+
+  it("give each Service as the projection of its JSON gives it", () => {
+    expect(services.expected).toHaveLength(6);
+    expect(services.read()).toStrictEqual(services.expected);
+  });
+
+  it("cover named and numbered target ports, node ports, families and the kinds of Service", () => {
+    const byName = new Map((services.read() as KubeObject[]).map((s) => [s.metadata.name, s]));
+    expect(byName.get("web")).toMatchObject({
+      metadata: { annotations: { note: 'line "two"\n é ☃ 😀' } },
+      spec: {
+        internalTrafficPolicy: "Local",
+        ports: [
+          { name: "http", protocol: "TCP", port: 80, targetPort: "http" },
+          { name: "dns", protocol: "UDP", port: 53, targetPort: 5353 },
+        ],
+      },
+    });
+    expect(byName.get("nodeport")).toMatchObject({
+      spec: { type: "NodePort", ports: [{ port: 443, targetPort: 8443, nodePort: 30443 }] },
+    });
+    expect(byName.get("headless")).toMatchObject({
+      spec: { clusterIP: "None", ipFamilies: ["IPv4", "IPv6"] },
+    });
+    // No ports, no cluster IP, no selector: absent, as the JSON leaves them out.
+    expect(byName.get("external")).toStrictEqual({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: expect.objectContaining({ name: "external" }),
+      spec: { type: "ExternalName", externalName: "db.example.com" },
+    });
+    // What no watcher reads is not kept: status, affinity, external IPs, load-balancer settings.
+    expect(byName.get("lb")).not.toHaveProperty("status");
+    expect(Object.keys((byName.get("lb") as Service).spec ?? {}).sort()).toEqual([
+      "clusterIP",
+      "clusterIPs",
+      "internalTrafficPolicy",
+      "ipFamilies",
+      "ports",
+      "selector",
+      "type",
+    ]);
   });
 });
 

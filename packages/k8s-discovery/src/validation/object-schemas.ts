@@ -230,6 +230,7 @@ const typedEndpointSlice = typedObject({
  * does not make true by construction. Kinds that are never read from protobuf are absent.
  */
 export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, Check>>> = {
+  Service: typedObject(),
   EndpointSlice: typedEndpointSlice,
   Pod: typedObject(),
   // Metadata-only lists.
