@@ -12,6 +12,7 @@ import {
   PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
+import { forEachChunk } from "./body-chunks.js";
 import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
@@ -262,17 +263,17 @@ export class Reflector<T extends KubeObject> {
       if (readItem !== undefined && isProtobuf(response.headers["content-type"])) {
         // Read straight into the projection, typed by the schema: nothing to normalise.
         const reader = new ProtobufListItems(readItem);
-        for await (const chunk of response) {
-          for (const item of reader.push(chunk as Buffer)) items.push(item as T);
-        }
+        await forEachChunk(response, (chunk) => {
+          for (const item of reader.push(chunk)) items.push(item as T);
+        });
         return { ...reader.end(), typed: true };
       }
       const reader = new ListItems();
-      for await (const chunk of response) {
-        for (const item of reader.push(chunk as Buffer)) {
+      await forEachChunk(response, (chunk) => {
+        for (const item of reader.push(chunk)) {
           if (isObject(item)) items.push(this.#normalise(item));
         }
-      }
+      });
       return reader.end() as ListResponse;
     } finally {
       response.destroy();
