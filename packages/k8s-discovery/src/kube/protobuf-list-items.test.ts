@@ -8,7 +8,7 @@ import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
 import { metadataItemReader } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
-import { ProtobufError } from "./protobuf-reader.js";
+import { ProtobufError, ProtobufReader } from "./protobuf-reader.js";
 import { readService } from "./protobuf-service.js";
 
 // The same pods, listed from a real kube-apiserver (v1.37) once as protobuf and once as JSON:
@@ -88,6 +88,27 @@ describe("protobuf pod lists", () => {
     for (let round = 0; round < 20; round++) {
       expect(readAll(podsPb, random).items).toStrictEqual(projectedFromJson);
     }
+  });
+
+  it("reads a list many times the size of its buffer, in any chunks, as the same pods", () => {
+    // 80 copies of the six pods (~600 KB) and one pod with a 200 KB annotation: the pending
+    // bytes are moved to the front many times, and grow for the big pod.
+    const big = projectedFromJson[0] as KubeObject;
+    const note = "n".repeat(200_000);
+    const bigItem = itemBytes({ ...big, metadata: { ...big.metadata, annotations: { note } } });
+    const items = [...Array.from({ length: 80 }, () => listItems(podsPb)).flat(), bigItem];
+    const body = listBody(podsPb, items);
+    const expected = [
+      ...Array.from({ length: 80 }, () => projectedFromJson).flat(),
+      expect.objectContaining({ metadata: expect.objectContaining({ annotations: { note } }) }),
+    ];
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % 5000;
+    };
+    expect(readAll(body, random).items).toStrictEqual(expected);
+    expect(readAll(body, () => body.length).items).toStrictEqual(expected);
   });
 
   it("hands out the continue token of a page", () => {
@@ -230,4 +251,74 @@ function findFirstItem(body: Buffer): { metadataLengthAt: number } {
   at++;
   if (body[at] !== 0x0a) throw new Error("unexpected fixture layout");
   return { metadataLengthAt: at + 1 };
+}
+
+/** The encoded items of a list body, each as its bytes (tag and length included). */
+function listItems(body: Buffer): Buffer[] {
+  const { list } = envelopeParts(body);
+  const r = new ProtobufReader(list, 0, list.length);
+  const items: Buffer[] = [];
+  while (!r.done) {
+    const start = r.pos;
+    const tag = r.varint();
+    const end = r.delimited();
+    r.pos = end;
+    if (tag === 18) items.push(list.subarray(start, end));
+  }
+  return items;
+}
+
+/** The body of `template` with its list's items replaced by `items`. */
+function listBody(template: Buffer, items: Buffer[]): Buffer {
+  const { before, list } = envelopeParts(template);
+  const r = new ProtobufReader(list, 0, list.length);
+  const metadata: Buffer[] = [];
+  while (!r.done) {
+    const start = r.pos;
+    const tag = r.varint();
+    r.pos = r.delimited();
+    if (tag === 10) metadata.push(list.subarray(start, r.pos));
+  }
+  const newList = Buffer.concat([...metadata, ...items]);
+  return Buffer.concat([before, Buffer.from([0x12]), varintBytes(newList.length), newList]);
+}
+
+/** The body up to its list (magic and typeMeta), and the list's own bytes. */
+function envelopeParts(body: Buffer): { before: Buffer; list: Buffer } {
+  const r = new ProtobufReader(body, 4, body.length);
+  for (;;) {
+    const start = r.pos;
+    const tag = r.varint();
+    const end = r.delimited();
+    if (tag === 18) return { before: body.subarray(0, start), list: body.subarray(r.pos, end) };
+    r.pos = end;
+  }
+}
+
+/** A pod as a list item, written as the API server would: only the fields the reader reads. */
+function itemBytes(pod: KubeObject): Buffer {
+  const meta = pod.metadata;
+  const field = (n: number, bytes: Buffer) =>
+    Buffer.concat([Buffer.from([(n << 3) | 2]), varintBytes(bytes.length), bytes]);
+  const text = (n: number, value: string) => field(n, Buffer.from(value, "utf8"));
+  const entries = Object.entries(meta.annotations ?? {}).map(([k, v]) =>
+    field(12, Buffer.concat([text(1, k), text(2, v)])),
+  );
+  const metadata = Buffer.concat([text(1, meta.name), text(3, meta.namespace ?? ""), ...entries]);
+  // Spec and status are written even when empty, as Go does for structs.
+  return field(
+    2,
+    Buffer.concat([field(1, metadata), field(2, Buffer.alloc(0)), field(3, Buffer.alloc(0))]),
+  );
+}
+
+function varintBytes(value: number): Buffer {
+  const out: number[] = [];
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return Buffer.from(out);
 }

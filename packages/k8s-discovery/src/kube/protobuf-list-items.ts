@@ -19,10 +19,17 @@ export type ItemReader = (r: ProtobufReader) => unknown;
  */
 export class ProtobufListItems {
   readonly #readItem: ItemReader;
-  /** Chunks not consumed yet; the first may be partly consumed, from `#offset`. */
-  #chunks: Buffer[] = [];
-  #offset = 0;
-  #buffered = 0;
+  /**
+   * The bytes received and not consumed yet, `#pending[#start..#end]`. Chunks are copied in
+   * rather than kept: the API server sends a list in HTTP chunks of at most 2 KB, so nearly
+   * every pod spanned two of them, and joining the pieces of each one, plus a view per chunk,
+   * cost more than copying every byte once. Made in JavaScript, so the item readers only ever
+   * meet one kind of Buffer (node makes socket Buffers in C++, with a hidden class of their
+   * own, and readers that met both were optimized, thrown away and optimized again).
+   */
+  #pending = Buffer.allocUnsafeSlow(INITIAL_PENDING_BYTES);
+  #start = 0;
+  #end = 0;
   /** Bytes consumed since the start of the body. */
   #consumed = 0;
   #stage: "magic" | "envelope" | "list" = "magic";
@@ -36,12 +43,8 @@ export class ProtobufListItems {
   }
 
   /** The items completed by this chunk, decoded. */
-  push(chunk: Buffer): unknown[] {
-    // A view made here, not the socket's own Buffer: node makes those in C++, with a hidden class
-    // of their own, and readers that meet both kinds were optimized, thrown away and optimized
-    // again (`--trace-deopt`: "wrong map"; ~40 ms less CPU to a 10k-pod start over 20 pairs).
-    this.#chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    this.#buffered += chunk.length;
+  push(chunk: Uint8Array): unknown[] {
+    this.#append(chunk);
     const out: unknown[] = [];
     for (;;) {
       if (this.#stage === "magic") {
@@ -62,7 +65,8 @@ export class ProtobufListItems {
       const { tag, headerLength, length } = header;
       if (this.#stage === "envelope" && tag === 18) {
         // The list itself: read field by field rather than held whole.
-        this.#skipBytes(headerLength);
+        this.#start += headerLength;
+        this.#consumed += headerLength;
         this.#stage = "list";
         this.#sawList = true;
         this.#listEnd = this.#consumed + length;
@@ -82,7 +86,7 @@ export class ProtobufListItems {
 
   /** The list's metadata, with `items` empty; throws when the body ended early. */
   end(): ListEnvelope {
-    if (!this.#sawList || this.#stage === "list" || this.#buffered > 0) {
+    if (!this.#sawList || this.#stage === "list" || this.#end > this.#start) {
       throw new ProtobufError("the protobuf list response ended early");
     }
     return this.#envelope;
@@ -105,14 +109,14 @@ export class ProtobufListItems {
    */
   #peekHeader(): { tag: number; headerLength: number; length: number } | undefined {
     // A header is at most 2 varints of 10 bytes; look at what is there of those 20 bytes.
-    const head = this.#peek(20);
-    const r = new ProtobufReader(head, 0, head.length);
+    const available = Math.min(this.#end - this.#start, 20);
+    const r = new ProtobufReader(this.#pending, this.#start, this.#start + available);
     // A varint cut short by the end of what has arrived is waited for, not an error.
     const varint = (): number | undefined => {
       try {
         return r.varint();
       } catch (err) {
-        if (head.length < 20) return undefined;
+        if (available < 20) return undefined;
         throw err;
       }
     };
@@ -121,64 +125,38 @@ export class ProtobufListItems {
     if ((tag & 7) !== 2) throw new ProtobufError(`unexpected wire type ${tag & 7} in a list`);
     const length = varint();
     if (length === undefined) return undefined;
-    return { tag, headerLength: r.pos, length };
-  }
-
-  /** Up to `n` bytes from the front, copied only when they span chunks. */
-  #peek(n: number): Buffer {
-    const first = this.#chunks[0];
-    if (first === undefined) return Buffer.alloc(0);
-    if (first.length - this.#offset >= n || this.#chunks.length === 1) {
-      return first.subarray(this.#offset, this.#offset + n);
-    }
-    return this.#concat(Math.min(n, this.#buffered));
+    return { tag, headerLength: r.pos - this.#start, length };
   }
 
   /** A reader over the next `n` bytes, consumed, or undefined until they have all arrived. */
   #take(n: number): ProtobufReader | undefined {
-    if (this.#buffered < n) return undefined;
-    const first = this.#chunks[0] as Buffer;
-    let r: ProtobufReader;
-    if (first.length - this.#offset >= n) {
-      r = new ProtobufReader(first, this.#offset, this.#offset + n);
-    } else {
-      const joined = this.#concat(n);
-      r = new ProtobufReader(joined, 0, n);
-    }
-    this.#skipBytes(n);
+    if (this.#end - this.#start < n) return undefined;
+    const r = new ProtobufReader(this.#pending, this.#start, this.#start + n);
+    this.#start += n;
+    this.#consumed += n;
     return r;
   }
 
-  #concat(n: number): Buffer {
-    const out = Buffer.allocUnsafe(n);
-    let filled = 0;
-    let offset = this.#offset;
-    for (const chunk of this.#chunks) {
-      filled += chunk.copy(out, filled, offset, Math.min(chunk.length, offset + n - filled));
-      offset = 0;
-      if (filled === n) break;
-    }
-    return out;
-  }
-
-  #skipBytes(n: number): void {
-    this.#consumed += n;
-    this.#buffered -= n;
-    let left = n;
-    while (left > 0) {
-      const first = this.#chunks[0] as Buffer;
-      const available = first.length - this.#offset;
-      if (available > left) {
-        this.#offset += left;
-        return;
+  /** Copies `chunk` after the pending bytes, moving them to the front or growing as needed. */
+  #append(chunk: Uint8Array): void {
+    const live = this.#end - this.#start;
+    if (this.#end + chunk.length > this.#pending.length) {
+      if (live + chunk.length <= this.#pending.length) {
+        this.#pending.copyWithin(0, this.#start, this.#end);
+      } else {
+        const grown = Buffer.allocUnsafeSlow(
+          Math.max(this.#pending.length * 2, live + chunk.length),
+        );
+        grown.set(this.#pending.subarray(this.#start, this.#end));
+        this.#pending = grown;
       }
-      left -= available;
-      this.#chunks.shift();
-      this.#offset = 0;
+      this.#start = 0;
+      this.#end = live;
     }
-    if (this.#chunks.length > 0 && (this.#chunks[0] as Buffer).length === this.#offset) {
-      this.#chunks.shift();
-      this.#offset = 0;
-    }
+    this.#pending.set(chunk, this.#end);
+    this.#end += chunk.length;
   }
 }
+
+/** Room for a few dozen pods before the pending bytes are first moved to the front. */
+const INITIAL_PENDING_BYTES = 64 * 1024;
