@@ -290,6 +290,22 @@ describe("EndpointTranslator add", () => {
     ]);
   });
 
+  it("gives the same reason each time it meets one invalid proxy listen address", () => {
+    const env = [
+      { name: "LINKERD2_PROXY_ADMIN_LISTEN_ADDR", value: "[10.1.2.3]:4191" },
+      { name: "LINKERD2_PROXY_CONTROL_LISTEN_ADDR", value: "0.0.0.0:4190" },
+    ];
+    const { logger } = translate([
+      podAddress("10.0.0.1", 8080, meshedPod("a", { env })),
+      podAddress("10.0.0.2", 8080, meshedPod("b", { env })),
+    ]);
+    const reasons = logger.entries.filter((e) => e.level === "error").map((e) => e.fields?.error);
+    expect(reasons).toEqual([
+      'linkerd-proxy env LINKERD2_PROXY_ADMIN_LISTEN_ADDR="[10.1.2.3]:4191" is not an ip:port (square brackets are for IPv6 only)',
+      'linkerd-proxy env LINKERD2_PROXY_ADMIN_LISTEN_ADDR="[10.1.2.3]:4191" is not an ip:port (square brackets are for IPv6 only)',
+    ]);
+  });
+
   it("drops an address when the inbound port is needed but missing or 0", () => {
     const env = (inbound: string | undefined) => [
       ...(inbound === undefined

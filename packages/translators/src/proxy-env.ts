@@ -1,4 +1,4 @@
-import type { Pod } from "@destination/core";
+import type { Container, Pod } from "@destination/core";
 import { InvalidAddressError, ipBytesFromString } from "@destination/proto";
 import { TranslationError } from "./translation-error.js";
 
@@ -6,14 +6,37 @@ const PROXY_CONTAINER = "linkerd-proxy";
 const INBOUND_LISTEN_ADDR = "LINKERD2_PROXY_INBOUND_LISTEN_ADDR";
 const ADMIN_LISTEN_ADDR = "LINKERD2_PROXY_ADMIN_LISTEN_ADDR";
 const CONTROL_LISTEN_ADDR = "LINKERD2_PROXY_CONTROL_LISTEN_ADDR";
+const META_PORT_NAMES = [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR];
+const INBOUND_PORT_NAMES = [INBOUND_LISTEN_ADDR];
 const DIGITS = /^[0-9]+$/;
+
+// The same few values (`0.0.0.0:4143`, …) are in every pod's proxy env: each is parsed once.
+// A failure is kept as its reason. Cleared when full, so odd values cannot make it grow.
+const parsedListenAddrs = new Map<string, number | string>();
+const MAX_PARSED_LISTEN_ADDRS = 256;
+
+/** `parseListenPort`, remembered per value. */
+function listenPort(value: string): number {
+  let parsed = parsedListenAddrs.get(value);
+  if (parsed === undefined) {
+    try {
+      parsed = parseListenPort(value);
+    } catch (err) {
+      parsed = err instanceof Error ? err.message : String(err);
+    }
+    if (parsedListenAddrs.size >= MAX_PARSED_LISTEN_ADDRS) parsedListenAddrs.clear();
+    parsedListenAddrs.set(value, parsed);
+  }
+  if (typeof parsed === "string") throw new Error(parsed);
+  return parsed;
+}
 
 /**
  * The port of a literal `ip:port` or `[ipv6]:port`, with the rules of Go's
  * `netip.ParseAddrPort` (what upstream reads the proxy env with): no host names, brackets for
  * IPv6 only, a decimal port without sign.
  */
-function listenPort(value: string): number {
+function parseListenPort(value: string): number {
   const colon = value.lastIndexOf(":");
   if (colon === -1) throw new Error("not an ip:port");
   let host = value.slice(0, colon);
@@ -40,22 +63,24 @@ function listenPort(value: string): number {
 
 /**
  * Reads the ports of the named `ip:port` variables from the first `linkerd-proxy` container,
- * init containers first (native sidecars are init containers). Every name must be present.
+ * init containers first (native sidecars are init containers), in the order of `names`. Every
+ * name must be present; where one is set twice the last counts.
  * @throws TranslationError
  */
-function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> {
+function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
   const proxy =
-    pod.spec?.initContainers?.find((c) => c.name === PROXY_CONTAINER) ??
-    pod.spec?.containers?.find((c) => c.name === PROXY_CONTAINER);
+    proxyContainerOf(pod.spec?.initContainers) ?? proxyContainerOf(pod.spec?.containers);
   if (proxy === undefined) {
     throw new TranslationError(`pod has no ${PROXY_CONTAINER} container to read ${names} from`);
   }
-  const ports = new Map<string, number>();
+  // Plain loops and an array by position: this runs for every pod a first Get translates.
+  const ports: number[] = [];
   for (const env of proxy.env ?? []) {
-    if (!names.includes(env.name)) continue;
+    const at = names.indexOf(env.name);
+    if (at === -1) continue;
     const value = env.value ?? "";
     try {
-      ports.set(env.name, listenPort(value));
+      ports[at] = listenPort(value);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new TranslationError(
@@ -63,11 +88,19 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): Map<string, number> 
       );
     }
   }
-  const missing = names.filter((n) => !ports.has(n));
-  if (missing.length > 0) {
-    throw new TranslationError(`${PROXY_CONTAINER} container lacks env ${missing.join(", ")}`);
+  for (let i = 0; i < names.length; i++) {
+    if (ports[i] === undefined) {
+      const missing = names.filter((_, at) => ports[at] === undefined);
+      throw new TranslationError(`${PROXY_CONTAINER} container lacks env ${missing.join(", ")}`);
+    }
   }
   return ports;
+}
+
+function proxyContainerOf(containers: readonly Container[] | null | undefined) {
+  if (!containers) return undefined;
+  for (const container of containers) if (container.name === PROXY_CONTAINER) return container;
+  return undefined;
 }
 
 // The env is read once per pod object, not once per translation of each of its addresses: a
@@ -84,7 +117,7 @@ const inboundPortByPod = new WeakMap<Pod, number>();
 export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
   let ports = metaPortsByPod.get(pod);
   if (ports === undefined) {
-    ports = new Set(proxyEnvPorts(pod, [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR]).values());
+    ports = new Set(proxyEnvPorts(pod, META_PORT_NAMES));
     metaPortsByPod.set(pod, ports);
   }
   return ports;
@@ -97,7 +130,7 @@ export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
 export function proxyInboundPort(pod: Pod): number {
   const cached = inboundPortByPod.get(pod);
   if (cached !== undefined) return cached;
-  const port = proxyEnvPorts(pod, [INBOUND_LISTEN_ADDR]).get(INBOUND_LISTEN_ADDR) ?? 0;
+  const port = proxyEnvPorts(pod, INBOUND_PORT_NAMES)[0] ?? 0;
   if (port === 0) throw new TranslationError(`${INBOUND_LISTEN_ADDR} has port 0`);
   inboundPortByPod.set(pod, port);
   return port;
