@@ -1,4 +1,4 @@
-import type { EndpointSlice, ExternalWorkload, Pod, Service } from "@destination/core";
+import type { Container, EndpointSlice, ExternalWorkload, Pod, Service } from "@destination/core";
 import { canonicalIp } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
 import { objectKey } from "./cache.js";
@@ -9,31 +9,47 @@ export const SERVICE_NAME_LABEL = "kubernetes.io/service-name";
 
 const ip = (text: string) => canonicalIp(text) ?? text;
 
+// The pod indexes run for every pod of every list and event: plain loops, nothing built that
+// is not returned.
 export const podIpIndex: IndexDefinition<Pod> = {
   name: "ip",
   keys(pod) {
     if (pod.spec?.hostNetwork) return [];
-    const ips = (pod.status?.podIPs ?? []).map((p) => p.ip).filter((x) => x);
-    if (ips.length === 0 && pod.status?.podIP) ips.push(pod.status.podIP);
-    return ips.map(ip);
+    const keys: string[] = [];
+    for (const p of pod.status?.podIPs ?? []) if (p.ip) keys.push(ip(p.ip));
+    if (keys.length === 0 && pod.status?.podIP) keys.push(ip(pod.status.podIP));
+    return keys;
   },
 };
 
 export const podHostPortIndex: IndexDefinition<Pod> = {
   name: "hostIP",
   keys(pod) {
-    const hostIps = (pod.status?.hostIPs ?? []).map((h) => h.ip).filter((x) => x);
-    if (hostIps.length === 0 && pod.status?.hostIP) hostIps.push(pod.status.hostIP);
     const keys: string[] = [];
-    for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
-      for (const p of c.ports ?? []) {
-        if (!p.hostPort) continue;
-        for (const h of hostIps) keys.push(joinHostPort(ip(h), p.hostPort));
-      }
-    }
+    addHostPortKeys(pod, pod.spec?.initContainers, keys);
+    addHostPortKeys(pod, pod.spec?.containers, keys);
     return keys;
   },
 };
+
+function addHostPortKeys(
+  pod: Pod,
+  containers: readonly Container[] | null | undefined,
+  keys: string[],
+): void {
+  for (const c of containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if (!p.hostPort) continue;
+      for (const h of hostIpsOf(pod)) keys.push(joinHostPort(ip(h), p.hostPort));
+    }
+  }
+}
+
+function hostIpsOf(pod: Pod): string[] {
+  const hostIps = (pod.status?.hostIPs ?? []).map((h) => h.ip).filter((x) => x);
+  if (hostIps.length === 0 && pod.status?.hostIP) hostIps.push(pod.status.hostIP);
+  return hostIps;
+}
 
 export const serviceClusterIpIndex: IndexDefinition<Service> = {
   name: "ip",

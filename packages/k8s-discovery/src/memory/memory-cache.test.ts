@@ -1,5 +1,6 @@
 import type { EndpointSlice, Logger, Pod } from "@destination/core";
 import { describe, expect, it, vi } from "vitest";
+import { podIpIndex } from "../cluster-indexes.js";
 import { MemoryCache } from "./memory-cache.js";
 
 const pod = (name: string, ip: string): Pod => ({
@@ -55,5 +56,34 @@ describe("MemoryCache.replace", () => {
       "skipping an invalid EndpointSlice ns/web-2: endpoints[0].addresses: expected Array, got null",
     ]);
     expect(sliceCache.stats().invalid).toBe(1);
+  });
+});
+
+describe("MemoryCache indexes", () => {
+  const names = (pods: Pod[]) => pods.map((p) => p.metadata.name).sort();
+
+  it("finds every object filed under a key as objects come, change and go", () => {
+    const cache = new MemoryCache<Pod>("Pod", { indexes: [podIpIndex] });
+    cache.apply(pod("a", "10.0.0.1"));
+    expect(names(cache.byIndex("ip", "10.0.0.1"))).toEqual(["a"]);
+    // A second pod on the same IP (one finished, one starting) is filed beside the first.
+    cache.apply(pod("b", "10.0.0.1"));
+    cache.apply(pod("c", "10.0.0.1"));
+    expect(names(cache.byIndex("ip", "10.0.0.1"))).toEqual(["a", "b", "c"]);
+    cache.remove("ns", "b");
+    expect(names(cache.byIndex("ip", "10.0.0.1"))).toEqual(["a", "c"]);
+    // An update that moves a pod to another IP files it there only.
+    cache.apply(pod("a", "10.0.0.2"));
+    expect(names(cache.byIndex("ip", "10.0.0.1"))).toEqual(["c"]);
+    expect(names(cache.byIndex("ip", "10.0.0.2"))).toEqual(["a"]);
+    // The same pod applied again stays filed once.
+    cache.apply(pod("a", "10.0.0.2"));
+    expect(names(cache.byIndex("ip", "10.0.0.2"))).toEqual(["a"]);
+    cache.remove("ns", "a");
+    cache.remove("ns", "c");
+    expect(cache.byIndex("ip", "10.0.0.1")).toEqual([]);
+    expect(cache.byIndex("ip", "10.0.0.2")).toEqual([]);
+    cache.apply(pod("d", "10.0.0.1"));
+    expect(names(cache.byIndex("ip", "10.0.0.1"))).toEqual(["d"]);
   });
 });

@@ -11,6 +11,12 @@ import { describeObject, objectProblem, typedObjectProblem } from "../object-val
 import type { ResourceKind } from "../resource-kind.js";
 import { NameLookup } from "./name-lookup.js";
 
+/**
+ * The keys of the objects filed under one index key: most index keys (a pod's IP) file one
+ * object, kept as its key alone rather than in a Set of its own.
+ */
+type IndexEntry = string | Set<string>;
+
 /** A secondary index: the keys an object is filed under. */
 export interface IndexDefinition<T> {
   readonly name: string;
@@ -30,7 +36,7 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   readonly #handlers = new Set<CacheEventHandler<T>>();
   readonly #indexes = new Map<
     string,
-    { def: IndexDefinition<T>; entries: Map<string, Set<string>> }
+    { def: IndexDefinition<T>; entries: Map<string, IndexEntry> }
   >();
   readonly #logger: Logger;
   readonly #validate: boolean;
@@ -92,7 +98,11 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     const entry = this.#indexes.get(index);
     if (!entry) throw new Error(`no index ${index} on the ${this.kind} cache`);
     const keys = entry.entries.get(key);
-    if (!keys) return [];
+    if (keys === undefined) return [];
+    if (typeof keys === "string") {
+      const obj = this.#objects.get(keys);
+      return obj === undefined ? [] : [obj];
+    }
     const found: T[] = [];
     for (const k of keys) {
       const obj = this.#objects.get(k);
@@ -231,8 +241,10 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
     this.#byName.set(obj);
     for (const { def, entries } of this.#indexes.values()) {
       for (const k of this.#indexKeys(def, obj)) {
-        const set = entries.get(k) ?? new Set<string>();
-        entries.set(k, set.add(key));
+        const filed = entries.get(k);
+        if (filed === undefined) entries.set(k, key);
+        else if (typeof filed !== "string") filed.add(key);
+        else if (filed !== key) entries.set(k, new Set([filed, key]));
       }
     }
   }
@@ -240,9 +252,11 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
   #unindex(key: string, obj: T): void {
     for (const { def, entries } of this.#indexes.values()) {
       for (const k of this.#indexKeys(def, obj)) {
-        const set = entries.get(k);
-        set?.delete(key);
-        if (set?.size === 0) entries.delete(k);
+        const filed = entries.get(k);
+        if (filed === undefined) continue;
+        if (typeof filed === "string") {
+          if (filed === key) entries.delete(k);
+        } else if (filed.delete(key) && filed.size === 0) entries.delete(k);
       }
     }
   }
