@@ -108,24 +108,17 @@ export class ProtobufListItems {
    * arrived; other wire types (none in these messages) are refused.
    */
   #peekHeader(): { tag: number; headerLength: number; length: number } | undefined {
-    // A header is at most 2 varints of 10 bytes; look at what is there of those 20 bytes.
-    const available = Math.min(this.#end - this.#start, 20);
-    const r = new ProtobufReader(this.#pending, this.#start, this.#start + available);
-    // A varint cut short by the end of what has arrived is waited for, not an error.
-    const varint = (): number | undefined => {
-      try {
-        return r.varint();
-      } catch (err) {
-        if (available < 20) return undefined;
-        throw err;
-      }
-    };
-    const tag = varint();
-    if (tag === undefined) return undefined;
+    // A header cut short by the end of what has arrived is waited for. Found without reading
+    // (and throwing) first: that was most of the times a header was looked for.
+    const tagEnd = varintEnd(this.#pending, this.#start, this.#end);
+    if (tagEnd === -1) return undefined;
+    const headerEnd = varintEnd(this.#pending, tagEnd, this.#end);
+    if (headerEnd === -1) return undefined;
+    const r = new ProtobufReader(this.#pending, this.#start, headerEnd);
+    const tag = r.varint();
     if ((tag & 7) !== 2) throw new ProtobufError(`unexpected wire type ${tag & 7} in a list`);
-    const length = varint();
-    if (length === undefined) return undefined;
-    return { tag, headerLength: r.pos - this.#start, length };
+    const length = r.varint();
+    return { tag, headerLength: headerEnd - this.#start, length };
   }
 
   /** A reader over the next `n` bytes, consumed, or undefined until they have all arrived. */
@@ -156,6 +149,18 @@ export class ProtobufListItems {
     this.#pending.set(chunk, this.#end);
     this.#end += chunk.length;
   }
+}
+
+/**
+ * Where the varint at `pos` ends, or -1 when its last byte has not arrived before `end`; ten
+ * bytes without an end are refused.
+ */
+function varintEnd(buf: Buffer, pos: number, end: number): number {
+  for (let i = pos; i < end; i++) {
+    if (i - pos === 10) throw new ProtobufError("a varint runs past its message");
+    if ((buf[i] as number) < 0x80) return i + 1;
+  }
+  return -1;
 }
 
 /** Room for a few dozen pods before the pending bytes are first moved to the front. */
