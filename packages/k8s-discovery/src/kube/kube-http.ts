@@ -40,10 +40,20 @@ const USER_AGENT = "destination/k8s-discovery";
 export class KubeHttpClient {
   readonly #config: KubeConfig;
   readonly #server: URL;
+  /**
+   * Connections kept for reuse, without the idle timeout of node's global agent: with a socket
+   * timeout set, every chunk read re-arms its timer, and the API server sends lists in chunks
+   * of at most 2 KB (~15k timer updates for 10k pods). Lists and watches end on their own
+   * deadlines and guards (`timeoutMs`, the reflector's silent-watch guard).
+   */
+  readonly #agent: http.Agent;
 
   constructor(config: KubeConfig) {
     this.#config = config;
     this.#server = new URL(config.server);
+    const keepAlive = { keepAlive: true };
+    this.#agent =
+      this.#server.protocol === "http:" ? new http.Agent(keepAlive) : new https.Agent(keepAlive);
   }
 
   /** The JSON body of a 2xx response; anything else throws `KubeApiError`. */
@@ -80,6 +90,8 @@ export class KubeHttpClient {
       },
     };
     await this.#config.applyToHTTPSOptions(options);
+    // A kubeconfig that goes through a proxy brings its own agent.
+    options.agent ??= this.#agent;
     const signals = [request.signal, timeoutSignal(request.timeoutMs)].filter(
       (s): s is AbortSignal => s !== undefined,
     );
