@@ -45,8 +45,7 @@ function projectService(svc: Service): Service {
       "internalTrafficPolicy",
       "ipFamilies",
     ]);
-    if (Array.isArray(spec.ports)) out.spec.ports = spec.ports.map(projectServicePort);
-    else if (spec.ports !== undefined) out.spec.ports = spec.ports;
+    setProjectedList(out.spec, "ports", spec.ports, projectServicePort);
   } else if (spec !== undefined) out.spec = spec;
   return out;
 }
@@ -67,11 +66,8 @@ function projectPod(pod: Pod): Pod {
       "subdomain",
       "serviceAccountName",
     ]);
-    if (Array.isArray(spec.containers)) out.spec.containers = spec.containers.map(projectContainer);
-    else if (spec.containers !== undefined) out.spec.containers = spec.containers;
-    if (Array.isArray(spec.initContainers)) {
-      out.spec.initContainers = spec.initContainers.map(projectContainer);
-    } else if (spec.initContainers !== undefined) out.spec.initContainers = spec.initContainers;
+    setProjectedList(out.spec, "containers", spec.containers, projectContainer);
+    setProjectedList(out.spec, "initContainers", spec.initContainers, projectContainer);
   }
   if (status) out.status = pick(status, ["phase", "podIP", "podIPs", "hostIP", "hostIPs"]);
   return out;
@@ -80,13 +76,25 @@ function projectPod(pod: Pod): Pod {
 function projectContainer(container: Container): Container {
   if (typeof container !== "object" || container === null) return container;
   const out = pick(container, ["name", "ports"]) as Container;
-  if (Array.isArray(container.env)) {
-    // Only literal values are read (the proxy's listen addresses); `valueFrom` is not.
-    out.env = container.env.map((e) =>
-      typeof e === "object" && e !== null ? pick(e, ["name", "value"]) : e,
-    );
-  } else if (container.env !== undefined) out.env = container.env;
+  // Only literal values are read (the proxy's listen addresses); `valueFrom` is not.
+  setProjectedList(out, "env", container.env, (e) =>
+    typeof e === "object" && e !== null ? pick(e, ["name", "value"]) : e,
+  );
   return out;
+}
+
+/**
+ * Sets `into[key]` to `list` with each element projected, or to `list` as it is when it is not
+ * a list (null, or a malformed value that validation will name); absent stays absent.
+ */
+function setProjectedList<T extends object, K extends keyof T, E>(
+  into: T,
+  key: K,
+  list: readonly E[] | null | undefined,
+  project: (item: E) => E,
+): void {
+  if (list === undefined) return;
+  into[key] = (Array.isArray(list) ? list.map(project) : list) as T[K];
 }
 
 function pick<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Pick<T, K> {
