@@ -1,5 +1,6 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
+import type { Socket } from "node:net";
 import { isProtobuf } from "./api-resource.js";
 import type { KubeConfig } from "./kube-config.js";
 import { parseProtobufStatus } from "./protobuf-status.js";
@@ -30,6 +31,7 @@ export class KubeApiError extends Error {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const IDLE_SOCKET_TIMEOUT_MS = 5_000;
 const USER_AGENT = "destination/k8s-discovery";
 
 /**
@@ -41,19 +43,23 @@ export class KubeHttpClient {
   readonly #config: KubeConfig;
   readonly #server: URL;
   /**
-   * Connections kept for reuse, without the idle timeout of node's global agent: with a socket
-   * timeout set, every chunk read re-arms its timer, and the API server sends lists in chunks
-   * of at most 2 KB (~15k timer updates for 10k pods). Lists and watches end on their own
-   * deadlines and guards (`timeoutMs`, the reflector's silent-watch guard).
+   * Connections kept for reuse. Node's global agent closes one after 5 s idle by giving every
+   * socket a timeout, which a socket in use re-arms at every chunk read, and the API server
+   * sends lists in chunks of at most 2 KB (~15k timer updates for 10k pods). This agent sets
+   * the timeout only while a socket is idle; requests end on their own deadlines and guards
+   * (`timeoutMs`, the reflector's silent-watch guard).
    */
   readonly #agent: http.Agent;
 
-  constructor(config: KubeConfig) {
+  constructor(config: KubeConfig, options: { idleSocketTimeoutMs?: number } = {}) {
     this.#config = config;
     this.#server = new URL(config.server);
     const keepAlive = { keepAlive: true };
     this.#agent =
       this.#server.protocol === "http:" ? new http.Agent(keepAlive) : new https.Agent(keepAlive);
+    // The agent destroys a free socket whose timeout fires; a request that takes one clears it.
+    const idleMs = options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS;
+    this.#agent.on("free", (socket: Socket) => socket.setTimeout(idleMs));
   }
 
   /** The JSON body of a 2xx response; anything else throws `KubeApiError`. */
@@ -99,6 +105,7 @@ export class KubeHttpClient {
     const transport = url.protocol === "http:" ? http : https;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = transport.request(url, options, resolve);
+      if (options.agent === this.#agent) req.on("socket", (socket) => socket.setTimeout(0));
       req.on("error", reject);
       req.end(body);
     });
