@@ -25,23 +25,20 @@ export const podIpIndex: IndexDefinition<Pod> = {
 export const podHostPortIndex: IndexDefinition<Pod> = {
   name: "hostIP",
   keys(pod) {
+    const hostPorts: number[] = [];
+    addHostPorts(pod.spec?.initContainers, hostPorts);
+    addHostPorts(pod.spec?.containers, hostPorts);
+    if (hostPorts.length === 0) return [];
+    const hostIps = hostIpsOf(pod);
     const keys: string[] = [];
-    addHostPortKeys(pod, pod.spec?.initContainers, keys);
-    addHostPortKeys(pod, pod.spec?.containers, keys);
+    for (const port of hostPorts) for (const h of hostIps) keys.push(joinHostPort(ip(h), port));
     return keys;
   },
 };
 
-function addHostPortKeys(
-  pod: Pod,
-  containers: readonly Container[] | null | undefined,
-  keys: string[],
-): void {
+function addHostPorts(containers: readonly Container[] | null | undefined, into: number[]): void {
   for (const c of containers ?? []) {
-    for (const p of c.ports ?? []) {
-      if (!p.hostPort) continue;
-      for (const h of hostIpsOf(pod)) keys.push(joinHostPort(ip(h), p.hostPort));
-    }
+    for (const p of c.ports ?? []) if (p.hostPort) into.push(p.hostPort);
   }
 }
 

@@ -219,9 +219,10 @@ const metadataOnly = object({});
 // What protobuf cannot rule out in an object read by the readers in `kube/`: they give every
 // field its schema's type by construction, but the wire allows an empty string and an absent
 // list where the JSON checks above want a name and an endpoint's addresses.
-const typedObject = (fields: Record<string, Check> = {}) =>
-  looseObject({ metadata: looseObject({ name: nonEmptyString }), ...fields });
-const typedEndpointSlice = typedObject({
+const typedMetadata = looseObject({ name: nonEmptyString });
+const typedObject = looseObject({ metadata: typedMetadata });
+const typedEndpointSlice = looseObject({
+  metadata: typedMetadata,
   endpoints: optionalList(looseObject({ addresses: list(string) })),
 });
 
@@ -230,13 +231,13 @@ const typedEndpointSlice = typedObject({
  * does not make true by construction. Kinds that are never read from protobuf are absent.
  */
 export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, Check>>> = {
-  Service: typedObject(),
+  Service: typedObject,
   EndpointSlice: typedEndpointSlice,
-  Pod: typedObject(),
+  Pod: typedObject,
   // Metadata-only lists.
-  Node: typedObject(),
-  ReplicaSet: typedObject(),
-  Job: typedObject(),
+  Node: typedObject,
+  ReplicaSet: typedObject,
+  Job: typedObject,
 };
 
 /** What a `kind` must look like for the watchers to read it. */
