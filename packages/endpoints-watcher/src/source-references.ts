@@ -61,8 +61,7 @@ export class SourceReferences {
       }
       const ref = this.#reference(kind, namespace, name);
       last[kind] = ref;
-      if (ref.readers.has(recorded)) return;
-      ref.readers.add(recorded);
+      if (!addReader(ref, recorded)) return;
       recorded.refs.push(ref);
     };
   }
@@ -75,8 +74,7 @@ export class SourceReferences {
     this.#bySource.delete(sourceKey);
     recorded.forgotten = true;
     for (const ref of recorded.refs) {
-      ref.readers.delete(recorded);
-      if (ref.readers.size > 0) continue;
+      if (!deleteReader(ref, recorded)) continue;
       const byNamespace = this.#byReference.get(ref.kind);
       const byName = byNamespace?.get(ref.namespace);
       if (byName?.get(ref.name) !== ref) continue;
@@ -90,7 +88,9 @@ export class SourceReferences {
   sourcesReading(kind: ReferencedKind, namespace: string, name: string): AddressSource[] {
     const ref = this.#byReference.get(kind)?.get(namespace)?.get(name);
     if (ref === undefined) return [];
-    return [...ref.readers].map((recorded) => recorded.source);
+    const readers = ref.readers;
+    if (readers instanceof Set) return [...readers].map((recorded) => recorded.source);
+    return readers === undefined ? [] : [readers.source];
   }
 
   /** Whether any source's last conversion read this object: a cheap test for every event. */
@@ -116,7 +116,7 @@ export class SourceReferences {
     }
     let ref = byName.get(name);
     if (ref === undefined) {
-      ref = { kind, namespace, name, readers: new Set() };
+      ref = { kind, namespace, name, readers: undefined };
       byName.set(name, ref);
       this.#referenceCount++;
     }
@@ -124,12 +124,38 @@ export class SourceReferences {
   }
 }
 
-/** One object some sources read, and those sources. */
+/**
+ * One object some sources read, and those sources. Most objects are read by one source: it is
+ * held as is, and a Set only once a second one reads it (a cold subscription notes thousands).
+ */
 interface Reference {
   readonly kind: ReferencedKind;
   readonly namespace: string;
   readonly name: string;
-  readonly readers: Set<Recorded>;
+  readers: Recorded | Set<Recorded> | undefined;
+}
+
+/** Adds a reader; false when it was one already. */
+function addReader(ref: Reference, reader: Recorded): boolean {
+  const readers = ref.readers;
+  if (readers === undefined) ref.readers = reader;
+  else if (readers instanceof Set) {
+    if (readers.has(reader)) return false;
+    readers.add(reader);
+  } else if (readers === reader) return false;
+  else ref.readers = new Set([readers, reader]);
+  return true;
+}
+
+/** Removes a reader; true when none is left. */
+function deleteReader(ref: Reference, reader: Recorded): boolean {
+  const readers = ref.readers;
+  if (readers instanceof Set) {
+    readers.delete(reader);
+    return readers.size === 0;
+  }
+  if (readers === reader) ref.readers = undefined;
+  return ref.readers === undefined;
 }
 
 /** What one source read, so that forgetting it finds every reference without a search. */
