@@ -103,24 +103,19 @@ function proxyContainerOf(containers: readonly Container[] | null | undefined) {
   return undefined;
 }
 
-// The env is read once per pod object, not once per translation of each of its addresses: a
-// changed pod is a new object, never the old one changed. Failures are not kept; they are read
-// (and thrown) again.
-const metaPortsByPod = new WeakMap<Pod, ReadonlySet<number>>();
+// The inbound port is read once per pod object: a changed pod is a new object, never the old one
+// changed. Failures are not kept; they are read (and thrown) again.
 const inboundPortByPod = new WeakMap<Pod, number>();
 
 /**
- * The proxy's admin and control ports (4191 and 4190 by default). Traffic to them never gets
- * opaque transport, even in forced mode.
- * @throws TranslationError
+ * Whether `port` is the proxy's admin or control port (4191 and 4190 by default): traffic to them
+ * never gets opaque transport, even in forced mode. Read for every address a first Get
+ * translates, without a cache: a cache entry per pod cost more than the few env entries read.
+ * @throws TranslationError when either port cannot be read
  */
-export function proxyMetaPorts(pod: Pod): ReadonlySet<number> {
-  let ports = metaPortsByPod.get(pod);
-  if (ports === undefined) {
-    ports = new Set(proxyEnvPorts(pod, META_PORT_NAMES));
-    metaPortsByPod.set(pod, ports);
-  }
-  return ports;
+export function isProxyMetaPort(pod: Pod, port: number): boolean {
+  const ports = proxyEnvPorts(pod, META_PORT_NAMES);
+  return port === ports[0] || port === ports[1];
 }
 
 /**

@@ -5,13 +5,9 @@ import type { Address, ExternalWorkload, Logger, Pod } from "@destination/core";
 import {
   AuthorityOverrideSchema,
   create,
-  type ProtocolHint,
-  ProtocolHint_H2Schema,
-  ProtocolHint_OpaqueSchema,
   type ProtocolHint_OpaqueTransport,
   ProtocolHintSchema,
   type TcpAddress,
-  type TlsIdentity_DnsLikeIdentity,
   TlsIdentity_DnsLikeIdentitySchema,
   TlsIdentity_UriLikeIdentitySchema,
   TlsIdentitySchema,
@@ -25,7 +21,8 @@ import {
   podMetricLabels,
   serviceAccountOf,
 } from "./metric-labels.js";
-import { proxyInboundPort, proxyMetaPorts } from "./proxy-env.js";
+import { isProxyMetaPort, proxyInboundPort } from "./proxy-env.js";
+import { H2, OPAQUE, sharedPodIdentity, sharedProtocolHint } from "./shared-messages.js";
 import { isSkippedInboundPort } from "./skip-inbound-ports.js";
 
 /** Every endpoint weighs the same (before the experimental zone weighting). */
@@ -35,9 +32,6 @@ export const DEFAULT_WEIGHT = 10_000;
 const DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT = 4143;
 const EXTERNAL_WORKLOAD_PROXY_PORT_NAME = "linkerd-proxy";
 
-// The hints' empty messages are the same for every address: built once, shared, never changed.
-const H2 = Object.freeze(create(ProtocolHint_H2Schema));
-const OPAQUE = Object.freeze(create(ProtocolHint_OpaqueSchema));
 const h2 = () => ({ case: "h2" as const, value: H2 });
 const opaque = () => ({ case: "opaque" as const, value: OPAQUE });
 const opaqueTransport = (inboundPort: number): ProtocolHint_OpaqueTransport => ({
@@ -73,19 +67,16 @@ export function podWeightedAddr(
 
   if (controlPlaneNs !== "" && !skipped) {
     wa.http2 = config.meshedHttp2ClientParams;
-    // Present even when nothing is put in it: a proxy reads an empty hint as "meshed".
-    const hint: ProtocolHint = {
-      $typeName: "io.linkerd.proxy.destination.ProtocolHint",
-      protocol: { case: undefined },
-    };
-    const metaPorts = proxyMetaPorts(pod);
     const isOpaque = opaquePorts.has(port) || address.opaqueProtocol;
-    if (!metaPorts.has(port) && (config.forceOpaqueTransport || isOpaque)) {
-      hint.opaqueTransport = opaqueTransport(proxyInboundPort(pod));
-    }
-    if (isOpaque) hint.protocol = opaque();
-    else if (config.enableH2Upgrade) hint.protocol = h2();
-    wa.protocolHint = hint;
+    const transport =
+      !isProxyMetaPort(pod, port) && (config.forceOpaqueTransport || isOpaque)
+        ? proxyInboundPort(pod)
+        : 0;
+    // Present even when it names no protocol: a proxy reads an empty hint as "meshed".
+    wa.protocolHint = sharedProtocolHint(
+      isOpaque ? "opaque" : config.enableH2Upgrade ? "h2" : "none",
+      transport,
+    );
   }
 
   // Only a proxy of this control plane holds a certificate from this trust domain.
@@ -94,18 +85,12 @@ export function podWeightedAddr(
     controlPlaneNs === config.controllerNamespace &&
     !skipped
   ) {
-    const namespace = pod.metadata.namespace || "default";
-    const name = `${serviceAccountOf(pod)}.${namespace}.serviceaccount.identity.${controlPlaneNs}.${config.identityTrustDomain}`;
-    // The identity and the server name are one and the same message.
-    const identity: TlsIdentity_DnsLikeIdentity = {
-      $typeName: "io.linkerd.proxy.destination.TlsIdentity.DnsLikeIdentity",
-      name,
-    };
-    wa.tlsIdentity = {
-      $typeName: "io.linkerd.proxy.destination.TlsIdentity",
-      strategy: { case: "dnsLikeIdentity", value: identity },
-      serverName: identity,
-    };
+    wa.tlsIdentity = sharedPodIdentity(
+      config.identityTrustDomain,
+      controlPlaneNs,
+      pod.metadata.namespace || "default",
+      serviceAccountOf(pod),
+    );
   }
   return wa;
 }
@@ -171,7 +156,7 @@ export function podlessWeightedAddr(
         value: create(TlsIdentity_DnsLikeIdentitySchema, { name: address.identity }),
       },
     });
-    if (config.enableH2Upgrade) wa.protocolHint = create(ProtocolHintSchema, { protocol: h2() });
+    if (config.enableH2Upgrade) wa.protocolHint = sharedProtocolHint("h2", 0);
     wa.http2 = config.meshedHttp2ClientParams;
   }
   return wa;
