@@ -12,6 +12,7 @@ export class AuthorityError extends Error {
 }
 
 const DEFAULT_PORT = 80;
+const PLAIN_PORT = /^[0-9]{1,5}$/;
 
 const MAX_INT64 = 2n ** 63n - 1n;
 const MIN_INT64 = -(2n ** 63n);
@@ -35,6 +36,12 @@ export function parseAuthority(path: string): Authority {
   if (!path.includes(":")) return { host: path, port: DEFAULT_PORT };
   const split = splitHostPort(path);
   if (typeof split === "string") throw new AuthorityError(`invalid destination: ${split}`);
+  // The usual port, one to five plain digits, needs none of Atoi's 64-bit rules.
+  if (PLAIN_PORT.test(split.port)) {
+    const port = Number(split.port);
+    if (port === 0 || port > 65535) throw new AuthorityError(`invalid port ${port}`);
+    return { host: split.host, port };
+  }
   const port = goAtoi(split.port);
   if (typeof port === "string") throw new AuthorityError(`invalid port ${split.port}: ${port}`);
   if (port <= 0n || port > 65535n) throw new AuthorityError(`invalid port ${port}`);

@@ -159,6 +159,37 @@ describe("GrpcHttp2Server", () => {
     });
   });
 
+  it("sends grpc-go's response headers and trailers, without a date", async () => {
+    onStream = (call, request) => {
+      if (request === "one") call.write(frame("first"));
+      call.end(Status.OK);
+    };
+    const streamed = await rawRequest(
+      port,
+      { ":path": STREAM, "content-type": "application/grpc" },
+      frame("one"),
+    );
+    // Header names only: node adds a symbol-keyed list of sensitive headers.
+    const names = (h: IncomingHttpHeaders) => Object.fromEntries(Object.entries(h));
+    expect(names(streamed.response)).toEqual({
+      ":status": 200,
+      "content-type": "application/grpc+proto",
+      "grpc-accept-encoding": "identity,deflate,gzip",
+    });
+    expect(names(streamed.trailers)).toEqual({ "grpc-status": "0" });
+    const trailersOnly = await rawRequest(
+      port,
+      { ":path": STREAM, "content-type": "application/grpc" },
+      frame("none"),
+    );
+    expect(names(trailersOnly.response)).toEqual({
+      ":status": 200,
+      "content-type": "application/grpc+proto",
+      "grpc-accept-encoding": "identity,deflate,gzip",
+      "grpc-status": "0",
+    });
+  });
+
   it("answers an unknown method UNIMPLEMENTED, and a request that is not gRPC 415", async () => {
     const unknown = await rawRequest(
       port,

@@ -65,6 +65,8 @@ export class MessageReader {
   }
 
   #join(): Buffer {
+    // A request mostly arrives in one chunk: it is read in place, not copied.
+    if (this.#pending.length === 1) return this.#pending[0] as Buffer;
     const joined = Buffer.concat(this.#pending, this.#pendingBytes);
     this.#pending = [joined];
     return joined;

@@ -4,7 +4,11 @@ import { MessageReader } from "./message-frames.js";
 import { Status, type StatusCode } from "./status-code.js";
 import { StatusError } from "./status-error.js";
 
-/** Response headers of every call: grpc-js' and grpc-go's content type, no compression. */
+/**
+ * Response headers of every call: grpc-js' and grpc-go's content type, no compression. No `date`
+ * (node adds one unless told not to): grpc-go sends none, and it is one more header to build
+ * and encode per call.
+ */
 const RESPONSE_HEADERS = Object.freeze({
   ":status": 200,
   "content-type": "application/grpc+proto",
@@ -113,7 +117,7 @@ export class ServerCall {
     this.#onSend();
     if (!this.#headersSent) {
       this.#headersSent = true;
-      stream.respond({ ...RESPONSE_HEADERS, ...trailers }, { endStream: true });
+      stream.respond({ ...RESPONSE_HEADERS, ...trailers }, { endStream: true, sendDate: false });
       return;
     }
     stream.once("wantTrailers", () => stream.sendTrailers(trailers));
@@ -129,7 +133,7 @@ export class ServerCall {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(RESPONSE_HEADERS, { waitForTrailers: true });
+    this.#stream.respond(RESPONSE_HEADERS, { waitForTrailers: true, sendDate: false });
   }
 
   #abort(err: unknown): void {
