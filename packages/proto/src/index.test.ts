@@ -99,6 +99,7 @@ describe("@destination/proto public API", () => {
     "DestinationService",
     "DestinationMethodPath",
     "encodeUpdate",
+    "encodeUpdateFrame",
     "encodeDestinationProfile",
     // helpers
     "tcpAddressFromString",

@@ -63,6 +63,7 @@ export {
   DestinationService,
   encodeDestinationProfile,
   encodeUpdate,
+  encodeUpdateFrame,
   type GetCall,
   type GetHandler,
   type GetProfileCall,

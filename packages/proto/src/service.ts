@@ -10,8 +10,9 @@ import {
   type Update,
   UpdateSchema,
 } from "./gen/destination_pb.js";
+import { getDestinationFromBinary } from "./get-destination-binary.js";
 import { asBuffer, decoder, encoder } from "./grpc-codec.js";
-import { updateToBinary } from "./update-binary.js";
+import { updateToBinary, updateToFrame } from "./update-binary.js";
 
 /** Full gRPC method paths, as the proxy sends them. */
 export const DestinationMethodPath = {
@@ -33,8 +34,15 @@ export type DestinationProfileOrBytes = DestinationProfile | Uint8Array;
  */
 export const encodeUpdate: (update: Update) => Buffer = serializeUpdate;
 
+/**
+ * Encodes an Update as a whole gRPC message (uncompressed flag, big-endian length, then the
+ * `encodeUpdate` bytes) in one allocation: a server that shares each encoded Update among all
+ * its streams and writes it framed need not copy it again to frame it.
+ */
+export const encodeUpdateFrame: (update: Update) => Buffer = updateToFrame;
+
 function serializeUpdate(value: UpdateOrBytes): Buffer {
-  return value instanceof Uint8Array ? asBuffer(value) : asBuffer(updateToBinary(value));
+  return value instanceof Uint8Array ? asBuffer(value) : updateToBinary(value);
 }
 
 /** Encodes a DestinationProfile once, for sharing between streams. */
@@ -49,7 +57,7 @@ export const DestinationService = {
     requestStream: false,
     responseStream: true,
     requestSerialize: encoder(GetDestinationSchema),
-    requestDeserialize: decoder(GetDestinationSchema),
+    requestDeserialize: getDestinationFromBinary,
     responseSerialize: serializeUpdate,
     responseDeserialize: decoder(UpdateSchema),
   },
@@ -59,7 +67,7 @@ export const DestinationService = {
     requestStream: false,
     responseStream: true,
     requestSerialize: encoder(GetDestinationSchema),
-    requestDeserialize: decoder(GetDestinationSchema),
+    requestDeserialize: getDestinationFromBinary,
     responseSerialize: encoder(DestinationProfileSchema),
     responseDeserialize: decoder(DestinationProfileSchema),
   },

@@ -1,7 +1,8 @@
 // The dedicated Update encoder against protobuf-es `toBinary`, byte for byte, on random messages
-// that set, leave out or zero every field of every message an Update holds.
+// that set, leave out or zero every field of every message an Update holds, with text of every
+// UTF-8 width and of lengths that need multi-byte length prefixes, and unknown fields anywhere.
 
-import { create, toBinary } from "@bufbuild/protobuf";
+import { create, type Message, toBinary, type UnknownField } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
 import { durationFromMs } from "./duration.js";
@@ -9,7 +10,12 @@ import {
   AuthorityOverrideSchema,
   type Http2ClientParams,
   Http2ClientParamsSchema,
+  ProtocolHint_H2Schema,
+  ProtocolHint_OpaqueSchema,
+  ProtocolHint_OpaqueTransportSchema,
   ProtocolHintSchema,
+  TlsIdentity_DnsLikeIdentitySchema,
+  TlsIdentity_UriLikeIdentitySchema,
   TlsIdentitySchema,
   type Update,
   UpdateSchema,
@@ -18,8 +24,8 @@ import {
 } from "./gen/destination_pb.js";
 import { MetadataSchema } from "./gen/meta_pb.js";
 import { IPAddressSchema, IPv6Schema, type TcpAddress, TcpAddressSchema } from "./gen/net_pb.js";
-import { encodeUpdate } from "./service.js";
-import { updateToBinary } from "./update-binary.js";
+import { encodeUpdate, encodeUpdateFrame } from "./service.js";
+import { updateToBinary, updateToFrame } from "./update-binary.js";
 
 /** A small seeded PRNG (mulberry32), so that a failure reproduces. */
 function random(seed: number) {
@@ -39,20 +45,86 @@ function random(seed: number) {
 
 type Rng = ReturnType<typeof random>;
 
-const TEXTS = ["", "a", "pod-0", "zone-a", "ünïcödé", "😀", "10", "1", "x".repeat(200), "k8s_job"];
+const TEXTS = [
+  "",
+  "a",
+  "pod-0",
+  "zone-a",
+  "10",
+  "k8s_job",
+  "web.emojivoto.serviceaccount.identity.linkerd.cluster.local",
+  // Around the encoder's switch between a char code loop and Node's string writers.
+  "y".repeat(24),
+  "y".repeat(25),
+  "ünïcödé",
+  "😀",
+  "a😀b",
+  "日本語のラベル",
+  `${"a".repeat(30)}é`,
+  `${"a".repeat(20)}é`,
+  "é".repeat(24),
+  "é".repeat(25),
+  // Lone surrogates, which UTF-8 encoders replace with U+FFFD.
+  "\ud800",
+  "a\udc00b",
+  // Lengths that need two- and three-byte varints.
+  "x".repeat(127),
+  "x".repeat(128),
+  "é".repeat(64),
+  "z".repeat(200),
+  "q".repeat(16_384),
+  "😀".repeat(5_000),
+  `${"w".repeat(20_000)}ü`,
+];
 
 function text(r: Rng): string {
-  return r.chance(0.7) ? r.pick(TEXTS) : `t-${r.int(1_000_000)}`;
+  if (r.chance(0.3)) return `t-${r.int(1_000_000)}`;
+  // The longest ones are rarer, to keep the test quick.
+  const t = r.pick(TEXTS);
+  return t.length > 1_000 && r.chance(0.97) ? "short" : t;
 }
 
 function labels(r: Rng): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = r.int(6); i > 0; i--) out[text(r)] = text(r);
+  for (let i = r.chance(0.1) ? 40 : r.int(12); i > 0; i--) out[text(r)] = text(r);
   return out;
 }
 
+// Values around the varint length boundaries, and the extremes.
+const UINT32S = [0, 1, 127, 128, 16_383, 16_384, 65_535, 0x1fffff, 0x200000, 0xfffffff, 0x10000000];
+const UINT64S = [0n, 1n, 0xffff_ffff_ffff_ffffn, 0x8000_0000_0000_0000n, 0x2001_0db8_0000_0000n];
+
 function uint32(r: Rng): number {
-  return r.pick([0, 1, 127, 128, 10_000, 65_535, 0xffffffff, r.int(0x100000000)]);
+  return r.chance(0.7) ? r.pick([...UINT32S, 0x80000000, 0xffffffff]) : r.int(0x100000000);
+}
+
+function uint64(r: Rng): bigint {
+  return r.chance(0.5)
+    ? r.pick(UINT64S)
+    : (BigInt(r.int(0x100000000)) << 32n) | BigInt(r.int(0x100000000));
+}
+
+function unknownField(r: Rng): UnknownField {
+  // Field numbers whose tags take one to five bytes.
+  const no = r.pick([15, 16, 99, 2_047, 2_048, 536_870_911]);
+  switch (r.int(4)) {
+    case 0:
+      return { no, wireType: WireType.Varint, data: new Uint8Array([0xff, 0xff, 0xff, 0x0f]) };
+    case 1:
+      return { no, wireType: WireType.Bit64, data: new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]) };
+    case 2:
+      return { no, wireType: WireType.LengthDelimited, data: new Uint8Array([2, 0xc3, 0xa9]) };
+    default:
+      return { no, wireType: WireType.Bit32, data: new Uint8Array([9, 8, 7, 6]) };
+  }
+}
+
+/** Gives a message unknown fields, now and then. */
+function withUnknown<T extends Message>(r: Rng, message: T): T {
+  if (r.chance(0.08)) {
+    message.$unknown = Array.from({ length: 1 + r.int(3) }, () => unknownField(r));
+  }
+  return message;
 }
 
 function tcpAddress(r: Rng): TcpAddress {
@@ -63,13 +135,11 @@ function tcpAddress(r: Rng): TcpAddress {
       : create(IPAddressSchema, {
           ip: {
             case: "ipv6",
-            value: create(IPv6Schema, {
-              first: r.chance(0.3) ? 0n : BigInt(r.int(0x7fffffff)) << 32n,
-              last: r.chance(0.3) ? 0n : BigInt(r.int(0x7fffffff)),
-            }),
+            value: withUnknown(r, create(IPv6Schema, { first: uint64(r), last: uint64(r) })),
           },
         });
-  return create(TcpAddressSchema, { ip, port: r.chance(0.2) ? 0 : r.int(65_536) });
+  if (ip !== undefined) withUnknown(r, ip);
+  return withUnknown(r, create(TcpAddressSchema, { ip, port: r.chance(0.2) ? 0 : uint32(r) }));
 }
 
 const sharedHttp2: Http2ClientParams = create(Http2ClientParamsSchema, {
@@ -85,30 +155,49 @@ function weightedAddr(r: Rng): WeightedAddr {
     metricLabels: labels(r),
   });
   if (r.chance(0.7)) {
-    const dns = { name: text(r) };
-    wa.tlsIdentity = create(TlsIdentitySchema, {
-      strategy: r.chance(0.2)
-        ? { case: undefined }
-        : r.chance(0.7)
-          ? { case: "dnsLikeIdentity", value: dns }
-          : { case: "uriLikeIdentity", value: { uri: text(r) } },
-      serverName: r.chance(0.5) ? (r.chance(0.5) ? dns : { name: text(r) }) : undefined,
-    });
+    const dns = withUnknown(r, create(TlsIdentity_DnsLikeIdentitySchema, { name: text(r) }));
+    wa.tlsIdentity = withUnknown(
+      r,
+      create(TlsIdentitySchema, {
+        strategy: r.chance(0.2)
+          ? { case: undefined }
+          : r.chance(0.7)
+            ? { case: "dnsLikeIdentity", value: dns }
+            : {
+                case: "uriLikeIdentity",
+                value: withUnknown(r, create(TlsIdentity_UriLikeIdentitySchema, { uri: text(r) })),
+              },
+        serverName: r.chance(0.5) ? (r.chance(0.5) ? dns : { name: text(r) }) : undefined,
+      }),
+    );
   }
   if (r.chance(0.7)) {
-    wa.protocolHint = create(ProtocolHintSchema, {
-      protocol: r.pick([
-        { case: undefined },
-        { case: "h2", value: {} },
-        { case: "opaque", value: {} },
-      ] as const),
-      opaqueTransport: r.chance(0.5) ? { inboundPort: r.chance(0.2) ? 0 : 4143 } : undefined,
-    });
+    const h2 = withUnknown(r, create(ProtocolHint_H2Schema));
+    const opaque = withUnknown(r, create(ProtocolHint_OpaqueSchema));
+    wa.protocolHint = withUnknown(
+      r,
+      create(ProtocolHintSchema, {
+        protocol: r.pick([
+          { case: undefined },
+          { case: "h2", value: h2 },
+          { case: "opaque", value: opaque },
+        ] as const),
+        opaqueTransport: r.chance(0.5)
+          ? withUnknown(
+              r,
+              create(ProtocolHint_OpaqueTransportSchema, {
+                inboundPort: r.chance(0.2) ? 0 : r.pick([4143, uint32(r)]),
+              }),
+            )
+          : undefined,
+      }),
+    );
   }
   if (r.chance(0.3)) {
-    wa.authorityOverride = create(AuthorityOverrideSchema, {
-      authorityOverride: text(r),
-    });
+    wa.authorityOverride = withUnknown(
+      r,
+      create(AuthorityOverrideSchema, { authorityOverride: text(r) }),
+    );
   }
   if (r.chance(0.6)) {
     wa.http2 = r.chance(0.7)
@@ -123,16 +212,14 @@ function weightedAddr(r: Rng): WeightedAddr {
       kind: { case: "resource", value: { group: text(r), kind: text(r), name: text(r) } },
     });
   }
-  if (r.chance(0.05)) {
-    wa.$unknown = [{ no: 99, wireType: WireType.Varint, data: new Uint8Array([0x2a]) }];
-  }
-  return wa;
+  return withUnknown(r, wa);
 }
 
 function update(r: Rng): Update {
   const kind = r.int(10);
+  let u: Update;
   if (kind < 6) {
-    return create(UpdateSchema, {
+    u = create(UpdateSchema, {
       update: {
         case: "add",
         value: {
@@ -141,34 +228,76 @@ function update(r: Rng): Update {
         },
       },
     });
-  }
-  if (kind < 8) {
-    return create(UpdateSchema, {
+    withUnknown(r, u.update.value as Message);
+  } else if (kind < 8) {
+    u = create(UpdateSchema, {
       update: {
         case: "remove",
         value: { addrs: Array.from({ length: r.int(12) }, () => tcpAddress(r)) },
       },
     });
-  }
-  if (kind < 9) {
-    return create(UpdateSchema, {
+    withUnknown(r, u.update.value as Message);
+  } else if (kind < 9) {
+    u = create(UpdateSchema, {
       update: { case: "noEndpoints", value: { exists: r.chance(0.5) } },
     });
+    withUnknown(r, u.update.value as Message);
+  } else {
+    u = create(UpdateSchema);
   }
-  const empty = create(UpdateSchema);
-  if (r.chance(0.5)) {
-    empty.$unknown = [{ no: 7, wireType: WireType.LengthDelimited, data: new Uint8Array([1, 2]) }];
+  return withUnknown(r, u);
+}
+
+/** The bytes of a Buffer as a plain Uint8Array, to compare with toBinary's. */
+function plain(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Compares bytes quickly; when they differ, shows where (a diff of whole messages of many
+ * kilobytes would take minutes to print).
+ */
+function expectBytes(actual: Uint8Array, expected: Uint8Array, message?: string): void {
+  if (Buffer.compare(actual, expected) === 0) return;
+  let at = 0;
+  while (at < actual.length && actual[at] === expected[at]) at++;
+  const window = (bytes: Uint8Array) => ({
+    length: bytes.length,
+    [`from ${Math.max(0, at - 8)}`]: [...bytes.subarray(Math.max(0, at - 8), at + 8)],
+  });
+  expect(window(actual), message).toEqual(window(expected));
+}
+
+/** What encoding gives: the bytes, or the error message. */
+function outcome(encode: () => Uint8Array): Uint8Array | string {
+  try {
+    return plain(encode());
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
   }
-  return empty;
 }
 
 describe("updateToBinary", () => {
   it("writes exactly what toBinary writes", () => {
     const r = random(20261201);
-    for (let i = 0; i < 1_000; i++) {
+    for (let i = 0; i < 2_000; i++) {
       const u = update(r);
-      expect(updateToBinary(u), `message ${i}`).toEqual(toBinary(UpdateSchema, u));
+      expectBytes(updateToBinary(u), toBinary(UpdateSchema, u), `message ${i}`);
     }
+  });
+
+  it("writes every kind of text as toBinary does", () => {
+    const addrs = TEXTS.map((t) =>
+      create(WeightedAddrSchema, {
+        metricLabels: { [t]: t, k: t },
+        tlsIdentity: { strategy: { case: "dnsLikeIdentity", value: { name: t } } },
+        authorityOverride: { authorityOverride: t },
+      }),
+    );
+    const u = create(UpdateSchema, {
+      update: { case: "add", value: { addrs, metricLabels: { [TEXTS.join()]: TEXTS.join() } } },
+    });
+    expectBytes(updateToBinary(u), toBinary(UpdateSchema, u));
   });
 
   it("encodes a large add as toBinary does (length prefixes of several bytes)", () => {
@@ -179,12 +308,23 @@ describe("updateToBinary", () => {
         value: { addrs: Array.from({ length: 300 }, () => weightedAddr(r)), metricLabels: {} },
       },
     });
-    expect(updateToBinary(u)).toEqual(toBinary(UpdateSchema, u));
+    expectBytes(updateToBinary(u), toBinary(UpdateSchema, u));
+  });
+
+  it("returns bytes that later calls leave alone", () => {
+    const r = random(11);
+    const updates = Array.from({ length: 50 }, () => update(r));
+    const encoded = updates.map((u) => updateToBinary(u));
+    const framed = updates.map((u) => updateToFrame(u));
+    updates.forEach((u, i) => {
+      expectBytes(encoded[i] as Buffer, toBinary(UpdateSchema, u));
+      expectBytes((framed[i] as Buffer).subarray(5), toBinary(UpdateSchema, u));
+    });
   });
 
   it("backs encodeUpdate, which passes bytes through", () => {
     const u = update(random(1));
-    expect(new Uint8Array(encodeUpdate(u))).toEqual(toBinary(UpdateSchema, u));
+    expectBytes(encodeUpdate(u), toBinary(UpdateSchema, u));
   });
 
   it("encodes correctly after refusing a value", () => {
@@ -193,11 +333,108 @@ describe("updateToBinary", () => {
     });
     expect(() => updateToBinary(bad)).toThrow();
     const u = update(random(3));
-    expect(updateToBinary(u)).toEqual(toBinary(UpdateSchema, u));
+    expectBytes(updateToBinary(u), toBinary(UpdateSchema, u));
+  });
+
+  it("leaves values it does not expect to toBinary, for its bytes or its error", () => {
+    const odd: Array<(wa: WeightedAddr) => void> = [
+      (wa) => Object.assign(wa, { weight: -1 }),
+      (wa) => Object.assign(wa, { weight: 1.5 }),
+      (wa) => Object.assign(wa, { weight: 0x100000000 }),
+      (wa) => Object.assign(wa, { weight: "300" }),
+      (wa) => Object.assign(wa, { weight: "0" }),
+      (wa) => Object.assign(wa, { metricLabels: { n: 42 } }),
+      (wa) => Object.assign(wa, { authorityOverride: { authorityOverride: 7 } }),
+      (wa) => {
+        wa.addr = create(TcpAddressSchema, { port: 80 });
+        Object.assign(wa.addr, { port: -80 });
+      },
+      (wa) => {
+        wa.addr = create(TcpAddressSchema, { ip: { ip: { case: "ipv4", value: 1 } } });
+        Object.assign(wa.addr.ip?.ip ?? {}, { value: 2 ** 32 });
+      },
+      (wa) => {
+        wa.addr = create(TcpAddressSchema, {
+          ip: { ip: { case: "ipv6", value: { first: 1n, last: 2n } } },
+        });
+        Object.assign(wa.addr.ip?.ip.value ?? {}, { first: 5, last: -1n });
+      },
+      (wa) => {
+        wa.addr = create(TcpAddressSchema, {
+          ip: { ip: { case: "ipv6", value: { first: 1n, last: 2n } } },
+        });
+        Object.assign(wa.addr.ip?.ip.value ?? {}, { first: "12", last: 2n ** 64n });
+      },
+    ];
+    for (const [i, change] of odd.entries()) {
+      const wa = create(WeightedAddrSchema, { metricLabels: { a: "b" }, weight: 3 });
+      change(wa);
+      const u = create(UpdateSchema, {
+        update: { case: "add", value: { addrs: [wa], metricLabels: {} } },
+      });
+      const expected = outcome(() => toBinary(UpdateSchema, u));
+      expect(
+        outcome(() => updateToBinary(u)),
+        `change ${i}`,
+      ).toEqual(expected);
+      const frame = outcome(() => updateToFrame(u));
+      expect(typeof frame === "string" ? frame : frame.subarray(5), `change ${i}`).toEqual(
+        expected,
+      );
+    }
   });
 
   it("refuses a message that is not an Update, as toBinary does", () => {
     const foreign = create(TcpAddressSchema) as unknown as Update;
     expect(() => updateToBinary(foreign)).toThrow();
+    expect(outcome(() => updateToBinary(foreign))).toEqual(
+      outcome(() => toBinary(UpdateSchema, foreign)),
+    );
+    expect(() => updateToFrame(foreign)).toThrow();
+  });
+});
+
+describe("updateToFrame", () => {
+  it("prefixes toBinary's bytes with the uncompressed flag and the big-endian length", () => {
+    const r = random(5);
+    for (let i = 0; i < 500; i++) {
+      const u = update(r);
+      const body = toBinary(UpdateSchema, u);
+      const frame = updateToFrame(u);
+      expect(frame.length, `message ${i}`).toBe(5 + body.length);
+      expect(frame[0]).toBe(0);
+      expect(frame.readUInt32BE(1)).toBe(body.length);
+      expectBytes(frame.subarray(5), body, `message ${i}`);
+    }
+  });
+
+  it("frames an empty Update and a large one", () => {
+    expect([...updateToFrame(create(UpdateSchema))]).toEqual([0, 0, 0, 0, 0]);
+    const r = random(9);
+    const u = create(UpdateSchema, {
+      update: {
+        case: "add",
+        value: { addrs: Array.from({ length: 200 }, () => weightedAddr(r)), metricLabels: {} },
+      },
+    });
+    const body = toBinary(UpdateSchema, u);
+    const frame = updateToFrame(u);
+    expect(body.length).toBeGreaterThan(0xffff);
+    expect([...frame.subarray(0, 5)]).toEqual([
+      0,
+      body.length >>> 24,
+      (body.length >>> 16) & 0xff,
+      (body.length >>> 8) & 0xff,
+      body.length & 0xff,
+    ]);
+    expectBytes(frame.subarray(5), body);
+  });
+
+  it("backs encodeUpdateFrame", () => {
+    const u = update(random(2));
+    const body = toBinary(UpdateSchema, u);
+    const prefix = Buffer.alloc(5);
+    prefix.writeUInt32BE(body.length, 1);
+    expectBytes(encodeUpdateFrame(u), plain(Buffer.concat([prefix, body])));
   });
 });
