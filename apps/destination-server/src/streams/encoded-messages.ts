@@ -1,7 +1,7 @@
 import {
   type DestinationProfile,
   encodeDestinationProfile,
-  encodeUpdate,
+  encodeUpdateFrame,
   type Update,
 } from "@destination/proto";
 import { frameMessage } from "../transport/message-frames.js";
@@ -17,7 +17,7 @@ const profiles = new WeakMap<DestinationProfile, Uint8Array>();
 export function encodedUpdate(update: Update): Uint8Array {
   let bytes = updates.get(update);
   if (bytes === undefined) {
-    bytes = frameMessage(encodeUpdate(update));
+    bytes = encodeUpdateFrame(update);
     updates.set(update, bytes);
   }
   return bytes;

@@ -1,4 +1,4 @@
-import type { ServerHttp2Stream } from "node:http2";
+import type { ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
 import { encodeGrpcMessage } from "./grpc-message-header.js";
 import { MessageReader } from "./message-frames.js";
 import { Status, type StatusCode } from "./status-code.js";
@@ -14,6 +14,11 @@ const RESPONSE_HEADERS = Object.freeze({
   "content-type": "application/grpc+proto",
   "grpc-accept-encoding": "identity,deflate,gzip",
 });
+
+/** Node reads `sendDate` from a response's options; its types leave it out. */
+type ResponseOptions = ServerStreamResponseOptions & { readonly sendDate: boolean };
+const HEADERS_FIRST: ResponseOptions = Object.freeze({ waitForTrailers: true, sendDate: false });
+const TRAILERS_ONLY: ResponseOptions = Object.freeze({ endStream: true, sendDate: false });
 
 /** Callbacks of the messages a client sends. */
 export interface IncomingListener {
@@ -117,7 +122,7 @@ export class ServerCall {
     this.#onSend();
     if (!this.#headersSent) {
       this.#headersSent = true;
-      stream.respond({ ...RESPONSE_HEADERS, ...trailers }, { endStream: true, sendDate: false });
+      stream.respond({ ...RESPONSE_HEADERS, ...trailers }, TRAILERS_ONLY);
       return;
     }
     stream.once("wantTrailers", () => stream.sendTrailers(trailers));
@@ -133,7 +138,7 @@ export class ServerCall {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(RESPONSE_HEADERS, { waitForTrailers: true, sendDate: false });
+    this.#stream.respond(RESPONSE_HEADERS, HEADERS_FIRST);
   }
 
   #abort(err: unknown): void {
