@@ -7,24 +7,7 @@ import { describe, expect, it } from "vitest";
 import { GetDestinationSchema } from "./gen/destination_pb.js";
 import { getDestinationFromBinary } from "./get-destination-binary.js";
 import { DestinationService } from "./service.js";
-
-/** A small seeded PRNG (mulberry32), so that a failure reproduces. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const chance = (p: number) => next() < p;
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
-  return { int, chance, pick };
-}
-
-type Rng = ReturnType<typeof random>;
+import { type Rng, seededRandom } from "./test-fixtures.js";
 
 const TEXTS = [
   "",
@@ -127,7 +110,7 @@ function expectSame(bytes: Uint8Array, label: string): void {
 
 describe("getDestinationFromBinary", () => {
   it("decodes what toBinary encodes as fromBinary does", () => {
-    const r = random(42);
+    const r = seededRandom(42);
     for (let i = 0; i < 2_000; i++) {
       const message = create(GetDestinationSchema, {
         scheme: r.chance(0.8) ? "k8s" : text(r),
@@ -146,17 +129,17 @@ describe("getDestinationFromBinary", () => {
   });
 
   it("takes the last of repeated fields, in any order, as fromBinary does", () => {
-    const r = random(7);
+    const r = seededRandom(7);
     for (let i = 0; i < 2_000; i++) expectSame(request(r, false), `request ${i}`);
   });
 
   it("keeps unknown fields as fromBinary does", () => {
-    const r = random(8);
+    const r = seededRandom(8);
     for (let i = 0; i < 2_000; i++) expectSame(request(r, true), `request ${i}`);
   });
 
   it("fails on malformed bytes exactly when fromBinary does, with its error", () => {
-    const r = random(9);
+    const r = seededRandom(9);
     for (let i = 0; i < 400; i++) {
       const bytes = request(r, r.chance(0.5));
       // Every truncation.

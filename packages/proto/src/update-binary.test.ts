@@ -25,25 +25,8 @@ import {
 import { MetadataSchema } from "./gen/meta_pb.js";
 import { IPAddressSchema, IPv6Schema, type TcpAddress, TcpAddressSchema } from "./gen/net_pb.js";
 import { encodeUpdate, encodeUpdateFrame } from "./service.js";
+import { type Rng, seededRandom } from "./test-fixtures.js";
 import { updateToBinary, updateToFrame } from "./update-binary.js";
-
-/** A small seeded PRNG (mulberry32), so that a failure reproduces. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const chance = (p: number) => next() < p;
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
-  return { int, chance, pick };
-}
-
-type Rng = ReturnType<typeof random>;
 
 const TEXTS = [
   "",
@@ -279,7 +262,7 @@ function outcome(encode: () => Uint8Array): Uint8Array | string {
 
 describe("updateToBinary", () => {
   it("writes exactly what toBinary writes", () => {
-    const r = random(20261201);
+    const r = seededRandom(20261201);
     for (let i = 0; i < 2_000; i++) {
       const u = update(r);
       expectBytes(updateToBinary(u), toBinary(UpdateSchema, u), `message ${i}`);
@@ -301,7 +284,7 @@ describe("updateToBinary", () => {
   });
 
   it("encodes a large add as toBinary does (length prefixes of several bytes)", () => {
-    const r = random(7);
+    const r = seededRandom(7);
     const u = create(UpdateSchema, {
       update: {
         case: "add",
@@ -312,7 +295,7 @@ describe("updateToBinary", () => {
   });
 
   it("returns bytes that later calls leave alone", () => {
-    const r = random(11);
+    const r = seededRandom(11);
     const updates = Array.from({ length: 50 }, () => update(r));
     const encoded = updates.map((u) => updateToBinary(u));
     const framed = updates.map((u) => updateToFrame(u));
@@ -323,7 +306,7 @@ describe("updateToBinary", () => {
   });
 
   it("backs encodeUpdate, which passes bytes through", () => {
-    const u = update(random(1));
+    const u = update(seededRandom(1));
     expectBytes(encodeUpdate(u), toBinary(UpdateSchema, u));
   });
 
@@ -332,7 +315,7 @@ describe("updateToBinary", () => {
       update: { case: "add", value: { addrs: [{ weight: -1 }], metricLabels: {} } },
     });
     expect(() => updateToBinary(bad)).toThrow();
-    const u = update(random(3));
+    const u = update(seededRandom(3));
     expectBytes(updateToBinary(u), toBinary(UpdateSchema, u));
   });
 
@@ -396,7 +379,7 @@ describe("updateToBinary", () => {
 
 describe("updateToFrame", () => {
   it("prefixes toBinary's bytes with the uncompressed flag and the big-endian length", () => {
-    const r = random(5);
+    const r = seededRandom(5);
     for (let i = 0; i < 500; i++) {
       const u = update(r);
       const body = toBinary(UpdateSchema, u);
@@ -410,7 +393,7 @@ describe("updateToFrame", () => {
 
   it("frames an empty Update and a large one", () => {
     expect([...updateToFrame(create(UpdateSchema))]).toEqual([0, 0, 0, 0, 0]);
-    const r = random(9);
+    const r = seededRandom(9);
     const u = create(UpdateSchema, {
       update: {
         case: "add",
@@ -431,7 +414,7 @@ describe("updateToFrame", () => {
   });
 
   it("backs encodeUpdateFrame", () => {
-    const u = update(random(2));
+    const u = update(seededRandom(2));
     const body = toBinary(UpdateSchema, u);
     const prefix = Buffer.alloc(5);
     prefix.writeUInt32BE(body.length, 1);
