@@ -36,7 +36,7 @@ describe("sharedPodIdentity", () => {
 
 describe("sharedProtocolHint", () => {
   it("names the protocol and the opaque-transport port, or none", () => {
-    expect(sharedProtocolHint("none", 0)).toEqual({
+    expect(sharedProtocolHint("none", undefined)).toEqual({
       $typeName: "io.linkerd.proxy.destination.ProtocolHint",
       protocol: { case: undefined },
     });
@@ -44,7 +44,9 @@ describe("sharedProtocolHint", () => {
     expect(opaque.protocol.case).toBe("opaque");
     expect(opaque.opaqueTransport?.inboundPort).toBe(4143);
     expect(sharedProtocolHint("h2", 4143).protocol.case).toBe("h2");
-    expect(sharedProtocolHint("h2", 0).opaqueTransport).toBeUndefined();
+    expect(sharedProtocolHint("h2", undefined).opaqueTransport).toBeUndefined();
+    // A workload may name port 0: the transport is still sent, with that port.
+    expect(sharedProtocolHint("h2", 0).opaqueTransport?.inboundPort).toBe(0);
     expect(sharedProtocolHint("opaque", 4143)).toBe(opaque);
     expect(sharedProtocolHint("opaque", 4144)).not.toBe(opaque);
     expect(Object.isFrozen(opaque) && Object.isFrozen(opaque.opaqueTransport)).toBe(true);

@@ -12,25 +12,30 @@ import type {
 } from "@destination/proto";
 
 /** The hints' empty protocol messages. */
-export const H2: ProtocolHint_H2 = Object.freeze({
+const H2: ProtocolHint_H2 = Object.freeze({
   $typeName: "io.linkerd.proxy.destination.ProtocolHint.H2",
 });
-export const OPAQUE: ProtocolHint_Opaque = Object.freeze({
+const OPAQUE: ProtocolHint_Opaque = Object.freeze({
   $typeName: "io.linkerd.proxy.destination.ProtocolHint.Opaque",
 });
 
 /** Which protocol a hint names: none (meshed, nothing more), HTTP/2 upgrade, or opaque. */
 export type HintProtocol = "none" | "h2" | "opaque";
 
-const PROTOCOL_INDEX: Readonly<Record<HintProtocol, number>> = { none: 0, h2: 1, opaque: 2 };
+/** By protocol, then opaque-transport port (undefined: none): a handful in any cluster. */
+const hints: Readonly<Record<HintProtocol, Map<number | undefined, ProtocolHint>>> = {
+  none: new Map(),
+  h2: new Map(),
+  opaque: new Map(),
+};
 
-/** By protocol index and opaque-transport port (0: none): a handful in any cluster. */
-const hints = new Map<number, ProtocolHint>();
-
-/** The hint for a protocol, with opaque transport to `inboundPort` unless it is 0. */
-export function sharedProtocolHint(protocol: HintProtocol, inboundPort: number): ProtocolHint {
-  const key = inboundPort * 3 + PROTOCOL_INDEX[protocol];
-  let hint = hints.get(key);
+/** The hint for a protocol, with opaque transport to `inboundPort` when one is given. */
+export function sharedProtocolHint(
+  protocol: HintProtocol,
+  inboundPort: number | undefined,
+): ProtocolHint {
+  const byPort = hints[protocol];
+  let hint = byPort.get(inboundPort);
   if (hint === undefined) {
     hint = {
       $typeName: "io.linkerd.proxy.destination.ProtocolHint",
@@ -41,13 +46,13 @@ export function sharedProtocolHint(protocol: HintProtocol, inboundPort: number):
             ? Object.freeze({ case: "opaque" as const, value: OPAQUE })
             : Object.freeze({ case: undefined }),
     };
-    if (inboundPort !== 0) {
+    if (inboundPort !== undefined) {
       hint.opaqueTransport = Object.freeze({
         $typeName: "io.linkerd.proxy.destination.ProtocolHint.OpaqueTransport",
         inboundPort,
       });
     }
-    hints.set(key, Object.freeze(hint));
+    byPort.set(inboundPort, Object.freeze(hint));
   }
   return hint;
 }

@@ -5,8 +5,6 @@ import type { Address, ExternalWorkload, Logger, Pod } from "@destination/core";
 import {
   AuthorityOverrideSchema,
   create,
-  type ProtocolHint_OpaqueTransport,
-  ProtocolHintSchema,
   type TcpAddress,
   TlsIdentity_DnsLikeIdentitySchema,
   TlsIdentity_UriLikeIdentitySchema,
@@ -22,7 +20,7 @@ import {
   serviceAccountOf,
 } from "./metric-labels.js";
 import { isProxyMetaPort, proxyInboundPort } from "./proxy-env.js";
-import { H2, OPAQUE, sharedPodIdentity, sharedProtocolHint } from "./shared-messages.js";
+import { sharedPodIdentity, sharedProtocolHint } from "./shared-messages.js";
 import { isSkippedInboundPort } from "./skip-inbound-ports.js";
 
 /** Every endpoint weighs the same (before the experimental zone weighting). */
@@ -31,13 +29,6 @@ export const DEFAULT_WEIGHT = 10_000;
 /** Where an ExternalWorkload proxy listens when `spec.ports` names no `linkerd-proxy` port. */
 const DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT = 4143;
 const EXTERNAL_WORKLOAD_PROXY_PORT_NAME = "linkerd-proxy";
-
-const h2 = () => ({ case: "h2" as const, value: H2 });
-const opaque = () => ({ case: "opaque" as const, value: OPAQUE });
-const opaqueTransport = (inboundPort: number): ProtocolHint_OpaqueTransport => ({
-  $typeName: "io.linkerd.proxy.destination.ProtocolHint.OpaqueTransport",
-  inboundPort,
-});
 
 /**
  * A pod-backed endpoint (README "Pod endpoints", labels up to `zone`). `opaquePorts` is the pod's
@@ -71,7 +62,7 @@ export function podWeightedAddr(
     const transport =
       !isProxyMetaPort(pod, port) && (config.forceOpaqueTransport || isOpaque)
         ? proxyInboundPort(pod)
-        : 0;
+        : undefined;
     // Present even when it names no protocol: a proxy reads an empty hint as "meshed".
     wa.protocolHint = sharedProtocolHint(
       isOpaque ? "opaque" : config.enableH2Upgrade ? "h2" : "none",
@@ -107,15 +98,14 @@ export function externalWorkloadWeightedAddr(
   config: EndpointTranslatorConfig,
 ): WeightedAddr {
   const isOpaque = opaquePorts.has(address.port) || address.opaqueProtocol;
-  const hint = create(ProtocolHintSchema, { protocol: isOpaque ? opaque() : h2() });
+  let transport: number | undefined;
   if (config.forceOpaqueTransport || isOpaque) {
     const proxyPort = (ew.spec?.ports ?? []).find(
       (p) => p.name === EXTERNAL_WORKLOAD_PROXY_PORT_NAME,
     );
-    hint.opaqueTransport = opaqueTransport(
-      proxyPort?.port ?? DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT,
-    );
+    transport = proxyPort?.port ?? DEFAULT_EXTERNAL_WORKLOAD_INBOUND_PORT;
   }
+  const hint = sharedProtocolHint(isOpaque ? "opaque" : "h2", transport);
   const meshTls = ew.spec?.meshTLS;
   return create(WeightedAddrSchema, {
     addr,
@@ -156,7 +146,7 @@ export function podlessWeightedAddr(
         value: create(TlsIdentity_DnsLikeIdentitySchema, { name: address.identity }),
       },
     });
-    if (config.enableH2Upgrade) wa.protocolHint = sharedProtocolHint("h2", 0);
+    if (config.enableH2Upgrade) wa.protocolHint = sharedProtocolHint("h2", undefined);
     wa.http2 = config.meshedHttp2ClientParams;
   }
   return wa;
