@@ -128,22 +128,23 @@ function encodeOnce(update: Update, offset: number): Buffer {
   if (end !== buf.length || read !== recorded) {
     throw new Error("Update changed while it was encoded");
   }
-  if (offset === FRAME_PREFIX) {
-    buf[0] = 0;
-    buf.writeUInt32BE(size, 1);
-  }
+  writePrefix(buf, offset, size);
   return buf;
 }
 
 function fallback(update: Update, offset: number): Buffer {
   const bytes = toBinary(UpdateSchema, update);
   const buf = Buffer.allocUnsafe(offset + bytes.length);
-  if (offset === FRAME_PREFIX) {
-    buf[0] = 0;
-    buf.writeUInt32BE(bytes.length, 1);
-  }
+  writePrefix(buf, offset, bytes.length);
   buf.set(bytes, offset);
   return buf;
+}
+
+/** A frame's prefix, when room was left for one: uncompressed, then the message length. */
+function writePrefix(buf: Buffer, offset: number, size: number): void {
+  if (offset !== FRAME_PREFIX) return;
+  buf[0] = 0;
+  buf.writeUInt32BE(size, 1);
 }
 
 /**
