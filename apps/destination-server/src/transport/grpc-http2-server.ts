@@ -1,17 +1,21 @@
-import {
-  constants,
-  createServer,
-  type Http2Server,
-  type Http2Session,
-  type IncomingHttpHeaders,
-  type ServerHttp2Stream,
-} from "node:http2";
 import type { AddressInfo } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import type { Logger } from "@destination/core";
+import { encodeHeaderBlock } from "../http2/hpack-encoder.js";
+import { Http2Connection } from "../http2/http2-connection.js";
+import type { Http2ServerStream } from "../http2/http2-stream.js";
 import { parseGrpcTimeout } from "./grpc-timeout.js";
 import { type PingLimits, PingStrikes } from "./ping-strikes.js";
 import { ServerCall } from "./server-call.js";
 import { Status } from "./status-code.js";
+
+/** The answer to a request that is not gRPC. */
+const UNSUPPORTED_MEDIA_TYPE = encodeHeaderBlock([[":status", "415"]]);
+/**
+ * Bytes a connection's socket may buffer before its streams wait: above one update fanned out
+ * to a connection's streams in one turn, so only a client that stops reading is held back.
+ */
+const SOCKET_HIGH_WATER_MARK = 256 * 1024;
 
 /** What serves one method: it reads the call's messages, writes its own, and ends it. */
 export type CallHandler = (call: ServerCall) => void;
@@ -23,39 +27,27 @@ export interface GrpcHttp2ServerOptions {
   readonly logger: Logger;
 }
 
-/** What the server keeps per connection. */
-interface Connection {
-  readonly pings: PingStrikes;
-  openCalls: number;
-  lastStreamId: number;
-}
-
 /**
- * A plaintext gRPC server on node's HTTP/2: each stream is routed by its `:path` to the handler
- * registered for it. Our own rather than grpc-js' server: every Get went through grpc-js'
- * interceptor chain, metadata objects and Node streams, about a sixth of the CPU of a cold Get;
- * here a call is a thin wrapper around its HTTP/2 stream.
+ * A plaintext gRPC server on our own HTTP/2 connections (`../http2`): each stream is routed by
+ * its `:path` to the handler registered for it, and a call is a thin wrapper around its stream.
+ * Our own rather than grpc-js' server: every Get went through grpc-js' interceptor chain,
+ * metadata objects and Node streams, about a sixth of the CPU of a cold Get.
  */
 export class GrpcHttp2Server {
   readonly #handlers = new Map<string, CallHandler>();
-  readonly #connections = new Map<Http2Session, Connection>();
-  readonly #http2: Http2Server;
+  readonly #connections = new Set<Http2Connection>();
+  readonly #server: Server;
   readonly #logger: Logger;
   readonly #pingLimits: PingLimits;
+  readonly #maxConcurrentStreams: number;
 
   constructor(options: GrpcHttp2ServerOptions) {
     this.#logger = options.logger;
-    this.#http2 = createServer({
-      // As grpc-js' server: node's own limit on a session's buffered memory degrades badly when
-      // reached; each stream's queue is bounded by the server instead.
-      maxSessionMemory: Number.MAX_SAFE_INTEGER,
-      ...(options.maxConcurrentStreams > 0
-        ? { settings: { maxConcurrentStreams: options.maxConcurrentStreams } }
-        : {}),
-    });
     this.#pingLimits = options.pings;
-    this.#http2.on("session", (session) => this.#connectionOf(session));
-    this.#http2.on("stream", (stream, headers) => this.#route(stream, headers));
+    this.#maxConcurrentStreams = options.maxConcurrentStreams;
+    this.#server = createServer({ highWaterMark: SOCKET_HIGH_WATER_MARK }, (socket) =>
+      this.#accept(socket),
+    );
   }
 
   /** Serves `path` (`/package.Service/Method`) with `handler`. */
@@ -67,10 +59,10 @@ export class GrpcHttp2Server {
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       const failed = (err: Error) => reject(err);
-      this.#http2.once("error", failed);
-      this.#http2.listen({ host, port }, () => {
-        this.#http2.off("error", failed);
-        resolve((this.#http2.address() as AddressInfo).port);
+      this.#server.once("error", failed);
+      this.#server.listen({ host, port }, () => {
+        this.#server.off("error", failed);
+        resolve((this.#server.address() as AddressInfo).port);
       });
     });
   }
@@ -83,64 +75,55 @@ export class GrpcHttp2Server {
     return new Promise((resolve) => {
       const force = setTimeout(() => {
         onTimeout();
-        for (const session of this.#connections.keys()) session.destroy();
+        for (const connection of this.#connections) connection.destroy();
       }, timeoutMs);
       force.unref();
-      this.#http2.close(() => {
+      this.#server.close(() => {
         clearTimeout(force);
         resolve();
       });
-      for (const session of this.#connections.keys()) session.close();
+      for (const connection of this.#connections) connection.close();
     });
   }
 
-  /** The record of a connection, made when it opens (streams come after their session). */
-  #connectionOf(session: Http2Session): Connection {
-    const known = this.#connections.get(session);
-    if (known !== undefined) return known;
-    const made = { pings: new PingStrikes(this.#pingLimits), openCalls: 0, lastStreamId: 0 };
-    this.#connections.set(session, made);
-    session.once("close", () => this.#connections.delete(session));
-    session.on("error", (err) => this.#logger.debug("HTTP/2 connection error", { error: err }));
-    session.on("ping", () => {
-      if (!made.pings.ping(made.openCalls)) return;
-      this.#logger.debug("client pinged too often; closing its connection");
-      session.goaway(
-        constants.NGHTTP2_ENHANCE_YOUR_CALM,
-        made.lastStreamId,
-        Buffer.from("too_many_pings"),
-      );
-      session.destroy();
+  #accept(socket: Socket): void {
+    const pings = new PingStrikes(this.#pingLimits);
+    const connection: Http2Connection = new Http2Connection(socket, {
+      maxConcurrentStreams: this.#maxConcurrentStreams,
+      onStream: (stream) => this.#route(stream, pings),
+      onPing: () => {
+        if (!pings.ping(connection.openStreams)) return true;
+        this.#logger.debug("client pinged too often; closing its connection");
+        return false;
+      },
+      onClose: () => this.#connections.delete(connection),
+      onError: (err) => this.#logger.debug("HTTP/2 connection error", { error: err }),
     });
-    return made;
+    this.#connections.add(connection);
   }
 
-  #route(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
-    stream.on("error", (err) => this.#logger.debug("HTTP/2 stream error", { error: err }));
-    const connection = this.#connectionOf(stream.session as Http2Session);
-    connection.lastStreamId = Math.max(connection.lastStreamId, stream.id ?? 0);
-    connection.openCalls++;
-    stream.once("close", () => connection.openCalls--);
-    const contentType = headers["content-type"];
-    if (typeof contentType !== "string" || !contentType.startsWith("application/grpc")) {
-      connection.pings.sent();
-      stream.respond({ ":status": 415 }, { endStream: true });
+  #route(stream: Http2ServerStream, pings: PingStrikes): void {
+    const contentType = stream.header("content-type");
+    if (contentType === undefined || !contentType.startsWith("application/grpc")) {
+      pings.sent();
+      stream.respond(UNSUPPORTED_MEDIA_TYPE, true);
       return;
     }
-    const path = headers[":path"] ?? "";
-    const timeout = parseGrpcTimeout(headers["grpc-timeout"] as string | undefined);
-    const encoding = headers["grpc-encoding"];
+    const path = stream.header(":path") ?? "";
+    const timeoutHeader = stream.header("grpc-timeout");
+    const timeout = parseGrpcTimeout(timeoutHeader);
+    const encoding = stream.header("grpc-encoding");
     const call = new ServerCall(
       stream,
-      typeof encoding === "string" && encoding !== "identity" ? encoding : "",
+      encoding !== undefined && encoding !== "identity" ? encoding : "",
       timeout === "malformed" ? undefined : timeout,
-      () => connection.pings.sent(),
+      () => pings.sent(),
     );
     const handler = this.#handlers.get(path);
     if (handler === undefined) {
       call.end(Status.UNIMPLEMENTED, `The server does not implement the method ${path}`);
     } else if (timeout === "malformed") {
-      call.end(Status.INTERNAL, `malformed grpc-timeout: ${headers["grpc-timeout"]}`);
+      call.end(Status.INTERNAL, `malformed grpc-timeout: ${timeoutHeader}`);
     } else {
       try {
         handler(call);

@@ -1,24 +1,38 @@
-import type { ServerHttp2Stream, ServerStreamResponseOptions } from "node:http2";
+import { encodeHeaderBlock } from "../http2/hpack-encoder.js";
+import type { Http2ServerStream } from "../http2/http2-stream.js";
 import { encodeGrpcMessage } from "./grpc-message-header.js";
 import { MessageReader } from "./message-frames.js";
 import { Status, type StatusCode } from "./status-code.js";
 import { StatusError } from "./status-error.js";
 
 /**
- * Response headers of every call: grpc-js' and grpc-go's content type, no compression. No `date`
- * (node adds one unless told not to): grpc-go sends none, and it is one more header to build
- * and encode per call.
+ * Response headers of every call: grpc-js' and grpc-go's content type, no compression, no `date`
+ * (grpc-go sends none). Encoded once: every call sends the same bytes.
  */
-const RESPONSE_HEADERS = Object.freeze({
-  ":status": 200,
-  "content-type": "application/grpc+proto",
-  "grpc-accept-encoding": "identity,deflate,gzip",
-});
+const RESPONSE_HEADERS: readonly (readonly [string, string])[] = [
+  [":status", "200"],
+  ["content-type", "application/grpc+proto"],
+  ["grpc-accept-encoding", "identity,deflate,gzip"],
+];
+const RESPONSE_HEADER_BLOCK = encodeHeaderBlock(RESPONSE_HEADERS);
+/** Trailers of a status without a message, the common end of a call, encoded once each. */
+const BARE_TRAILERS = new Map<StatusCode, Buffer>();
 
-/** Node reads `sendDate` from a response's options; its types leave it out. */
-type ResponseOptions = ServerStreamResponseOptions & { readonly sendDate: boolean };
-const HEADERS_FIRST: ResponseOptions = Object.freeze({ waitForTrailers: true, sendDate: false });
-const TRAILERS_ONLY: ResponseOptions = Object.freeze({ endStream: true, sendDate: false });
+function trailerFields(code: StatusCode, details: string): [string, string][] {
+  const fields: [string, string][] = [["grpc-status", String(code)]];
+  if (details !== "") fields.push(["grpc-message", encodeGrpcMessage(details)]);
+  return fields;
+}
+
+function trailersBlock(code: StatusCode, details: string): Buffer {
+  if (details !== "") return encodeHeaderBlock(trailerFields(code, details));
+  let block = BARE_TRAILERS.get(code);
+  if (block === undefined) {
+    block = encodeHeaderBlock(trailerFields(code, ""));
+    BARE_TRAILERS.set(code, block);
+  }
+  return block;
+}
 
 /** Callbacks of the messages a client sends. */
 export interface IncomingListener {
@@ -35,7 +49,7 @@ export interface IncomingListener {
  * which runs the `onAbort` listeners so the handler releases what it holds.
  */
 export class ServerCall {
-  readonly #stream: ServerHttp2Stream;
+  readonly #stream: Http2ServerStream;
   readonly #reader: MessageReader;
   #abortListeners: (() => void)[] = [];
   #headersSent = false;
@@ -45,7 +59,7 @@ export class ServerCall {
 
   /** `onSend` runs whenever headers or a message go out (the connection's ping record). */
   constructor(
-    stream: ServerHttp2Stream,
+    stream: Http2ServerStream,
     encoding: string,
     timeoutMs: number | undefined,
     onSend: () => void,
@@ -53,7 +67,7 @@ export class ServerCall {
     this.#stream = stream;
     this.#onSend = onSend;
     this.#reader = new MessageReader(encoding);
-    stream.on("close", () => this.#closed());
+    stream.onClose(() => this.#closed());
     if (timeoutMs !== undefined) {
       this.#deadline = setTimeout(
         () => this.#abort(new StatusError(Status.DEADLINE_EXCEEDED, "Deadline exceeded")),
@@ -69,24 +83,26 @@ export class ServerCall {
 
   /** Starts reading the client's messages; a message the reader refuses ends the call. */
   read(listener: IncomingListener): void {
-    this.#stream.on("data", (chunk: Buffer) => {
-      if (this.#ended) return;
-      let messages: Buffer[];
-      try {
-        messages = this.#reader.push(chunk);
-      } catch (err) {
-        this.#abort(err);
-        return;
-      }
-      for (const message of messages) if (!this.#ended) listener.message(message);
-    });
-    this.#stream.once("end", () => {
-      if (this.#ended) return;
-      if (this.#reader.partial) {
-        this.#abort(
-          new StatusError(Status.INTERNAL, "Request body ended in the middle of a message"),
-        );
-      } else listener.halfClose();
+    this.#stream.listen({
+      data: (chunk) => {
+        if (this.#ended) return;
+        let messages: Buffer[];
+        try {
+          messages = this.#reader.push(chunk);
+        } catch (err) {
+          this.#abort(err);
+          return;
+        }
+        for (const message of messages) if (!this.#ended) listener.message(message);
+      },
+      end: () => {
+        if (this.#ended) return;
+        if (this.#reader.partial) {
+          this.#abort(
+            new StatusError(Status.INTERNAL, "Request body ended in the middle of a message"),
+          );
+        } else listener.halfClose();
+      },
     });
   }
 
@@ -106,8 +122,8 @@ export class ServerCall {
     return this.#stream.write(frame);
   }
 
-  once(event: "drain", listener: () => void): void {
-    this.#stream.once(event, listener);
+  once(_event: "drain", listener: () => void): void {
+    this.#stream.onceDrain(listener);
   }
 
   /** Ends the call with a status. */
@@ -116,17 +132,17 @@ export class ServerCall {
     this.#ended = true;
     clearTimeout(this.#deadline);
     const stream = this.#stream;
-    if (stream.destroyed || stream.closed) return;
-    const trailers: Record<string, string> = { "grpc-status": String(code) };
-    if (details !== "") trailers["grpc-message"] = encodeGrpcMessage(details);
+    if (stream.closed) return;
     this.#onSend();
     if (!this.#headersSent) {
       this.#headersSent = true;
-      stream.respond({ ...RESPONSE_HEADERS, ...trailers }, TRAILERS_ONLY);
+      stream.respond(
+        encodeHeaderBlock([...RESPONSE_HEADERS, ...trailerFields(code, details)]),
+        true,
+      );
       return;
     }
-    stream.once("wantTrailers", () => stream.sendTrailers(trailers));
-    stream.end();
+    stream.end(trailersBlock(code, details));
   }
 
   /** Ends the call with a StatusError's status, anything else as INTERNAL. */
@@ -138,7 +154,7 @@ export class ServerCall {
   #sendHeaders(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
-    this.#stream.respond(RESPONSE_HEADERS, HEADERS_FIRST);
+    this.#stream.respond(RESPONSE_HEADER_BLOCK, false);
   }
 
   #abort(err: unknown): void {
