@@ -4,8 +4,6 @@
  * parent over IPC (changes, churn, stats). Every Get write is counted at the service's response
  * serializer to check that each distinct Update is encoded once and shared across streams.
  */
-import http2 from "node:http2";
-import { syncBuiltinESMExports } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { writeHeapSnapshot } from "node:v8";
 import { MemoryCluster } from "@destination/k8s-discovery";
@@ -14,7 +12,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
-import { clusterObjects } from "@destination/server/testing";
+import { clusterObjects, ServerCall } from "@destination/server/testing";
 import { applyExperiments } from "./experiments.js";
 import {
   type Dataset,
@@ -38,32 +36,23 @@ import type {
 import { nowMs } from "./stats.js";
 import { serveRequests } from "./worker-host.js";
 
-// --- encode accounting, installed before the server creates its HTTP/2 server ------------------
+// --- encode accounting, installed before the server serves a call -----------------------------
 
-// The server writes each message to an HTTP/2 stream as one buffer, framed once per message and
-// shared by every stream that sends it: counting the buffers written, and how many of them are
-// distinct, tells writes from encodes. Counted at `stream.write`, below the server's own code.
+// The server writes each message to a call as one buffer, framed once per message and shared by
+// every call that sends it: counting the buffers written, and how many of them are distinct,
+// tells writes from encodes. Counted at `ServerCall.write`, below the server's own stream code.
 const counters = { writes: 0, distinctBuffers: 0 };
 let seen = new WeakSet<object>();
 {
-  const createServer = http2.createServer;
-  http2.createServer = ((...args: Parameters<typeof http2.createServer>) => {
-    const server = createServer(...args);
-    server.prependListener("stream", (stream) => {
-      const write = stream.write;
-      stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-        counters.writes++;
-        if (typeof chunk === "object" && chunk !== null && !seen.has(chunk)) {
-          seen.add(chunk);
-          counters.distinctBuffers++;
-        }
-        return (write as (...a: unknown[]) => boolean).call(stream, chunk, ...rest);
-      }) as typeof stream.write;
-    });
-    return server;
-  }) as typeof http2.createServer;
-  // The server imports `createServer` by name: make its binding see the wrapper.
-  syncBuiltinESMExports();
+  const write = ServerCall.prototype.write;
+  ServerCall.prototype.write = function (this: ServerCall, frame: Uint8Array): boolean {
+    counters.writes++;
+    if (!seen.has(frame)) {
+      seen.add(frame);
+      counters.distinctBuffers++;
+    }
+    return write.call(this, frame);
+  };
 }
 
 function encodeCounters(): EncodeCounters {
