@@ -545,7 +545,11 @@ export class Http2Connection implements StreamSender {
     }
   }
 
-  /** Queues bytes for the socket; what a turn of the event loop wrote goes out as one buffer. */
+  /**
+   * Queues bytes for the socket. They go out as one buffer after the event loop has handled
+   * everything that was readable (setImmediate, not nextTick): the answers to all the requests
+   * a client had sent by then share one write.
+   */
   #write(bytes: Uint8Array): void {
     if (this.#closed) return;
     this.#out.push(bytes);
@@ -555,7 +559,7 @@ export class Http2Connection implements StreamSender {
     }
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
-      process.nextTick(this.#flushOut);
+      setImmediate(this.#flushOut);
     }
   }
 
