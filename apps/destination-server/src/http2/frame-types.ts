@@ -1,4 +1,4 @@
-/** HTTP/2 frame types (RFC 9113 §6). */
+/** HTTP/2 frame types (RFC 9113 section 6). */
 export const FrameType = {
   DATA: 0x0,
   HEADERS: 0x1,
@@ -21,7 +21,7 @@ export const Flag = {
   PRIORITY: 0x20,
 } as const;
 
-/** Error codes of RST_STREAM and GOAWAY (RFC 9113 §7). */
+/** Error codes of RST_STREAM and GOAWAY (RFC 9113 section 7). */
 export const ErrorCode = {
   NO_ERROR: 0x0,
   PROTOCOL_ERROR: 0x1,
@@ -40,7 +40,7 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** SETTINGS parameters (RFC 9113 §6.5.2). */
+/** SETTINGS parameters (RFC 9113 section 6.5.2). */
 export const Setting = {
   HEADER_TABLE_SIZE: 0x1,
   ENABLE_PUSH: 0x2,

@@ -208,7 +208,7 @@ describe("HpackDecoder: static table", () => {
 });
 
 describe("HpackDecoder: dynamic table", () => {
-  it("evicts an entry whose name the new entry takes (RFC 7541 §4.4)", () => {
+  it("evicts an entry whose name the new entry takes (RFC 7541 section 4.4)", () => {
     // Room for one entry of 40 or 42 octets, not both.
     const decoder = new HpackDecoder({ maxTableSize: 64 });
     decoder.decode(hex(`40 04 ${raw("aaaa")} 04 ${raw("bbbb")}`), NO_LIMIT);

@@ -7,7 +7,7 @@ export const DEFAULT_HEADER_TABLE_SIZE = 4096;
 
 type Entry = readonly [name: string, value: string];
 
-/** RFC 7541 §4.1: an entry costs its name and value octets plus this much overhead. */
+/** RFC 7541 section 4.1: an entry costs its name and value octets plus this much overhead. */
 const ENTRY_OVERHEAD = 32;
 
 /**
@@ -19,7 +19,7 @@ const MAX_INTEGER = 0x7fffffff;
 export interface HpackDecoderOptions {
   /**
    * The SETTINGS_HEADER_TABLE_SIZE we advertise: the dynamic table starts at this size and the
-   * peer may shrink it, or grow it back, but never beyond (RFC 7541 §4.2). Default 4096.
+   * peer may shrink it, or grow it back, but never beyond (RFC 7541 section 4.2). Default 4096.
    */
   readonly maxTableSize?: number;
 }
@@ -33,7 +33,7 @@ export class HpackDecoder {
   readonly #maxTableSizeLimit: number;
   /** The table size the peer last chose with a dynamic table size update. */
   #maxTableSize: number;
-  /** Octets the entries take, as RFC 7541 §4.1 counts them. */
+  /** Octets the entries take, as RFC 7541 section 4.1 counts them. */
   #tableSize = 0;
   /*
    * A ring of the dynamic entries: `#first` is the slot of the newest (index 62), older ones
@@ -54,7 +54,7 @@ export class HpackDecoder {
     this.#entries = new Array<Entry | undefined>(capacity).fill(undefined);
   }
 
-  /** Octets the dynamic table holds now (RFC 7541 §4.1). */
+  /** Octets the dynamic table holds now (RFC 7541 section 4.1). */
   get dynamicTableSize(): number {
     return this.#tableSize;
   }
@@ -75,7 +75,7 @@ export class HpackDecoder {
   }
 
   /**
-   * Decodes one complete header block (RFC 7541 §6) into `[name0, value0, name1, value1, ...]`,
+   * Decodes one complete header block (RFC 7541 section 6) into `[name0, value0, name1, value1, ...]`,
    * latin1 strings in block order. Throws `HpackError` if the block is malformed; the dynamic
    * table is then out of step and the connection must end. If the header list is larger than
    * `maxHeaderListSize` the whole block is still decoded, so that the table stays in step, and
@@ -91,15 +91,15 @@ export class HpackDecoder {
       let name: string;
       let value: string;
       if (octet >= 0x80) {
-        // §6.1 indexed header field: 1xxxxxxx.
+        // section 6.1 indexed header field: 1xxxxxxx.
         [name, value] = this.#entry(reader.integer(7));
       } else if (octet >= 0x40) {
-        // §6.2.1 literal with incremental indexing: 01xxxxxx.
+        // section 6.2.1 literal with incremental indexing: 01xxxxxx.
         name = this.#literalName(reader, 6);
         value = reader.string();
         this.#insert(name, value);
       } else if (octet >= 0x20) {
-        // §6.3 dynamic table size update: 001xxxxx, only before the first field (§4.2).
+        // section 6.3 dynamic table size update: 001xxxxx, only before the first field (section 4.2).
         if (fieldSeen) throw new HpackError("dynamic table size update after a header field");
         const size = reader.integer(5);
         if (size > this.#maxTableSizeLimit) {
@@ -112,7 +112,7 @@ export class HpackDecoder {
         this.#evictTo(size);
         continue;
       } else {
-        // §6.2.2 without indexing (0000xxxx), §6.2.3 never indexed (0001xxxx): not stored.
+        // section 6.2.2 without indexing (0000xxxx), section 6.2.3 never indexed (0001xxxx): not stored.
         // Never-indexed is a promise about re-encoding, and this server never forwards headers.
         name = this.#literalName(reader, 4);
         value = reader.string();
@@ -133,7 +133,7 @@ export class HpackDecoder {
     return index === 0 ? reader.string() : this.#entry(index)[0];
   }
 
-  /** The entry at `index` of the static and dynamic tables together (RFC 7541 §2.3.3). */
+  /** The entry at `index` of the static and dynamic tables together (RFC 7541 section 2.3.3). */
   #entry(index: number): Entry {
     let entry: Entry | undefined;
     if (index <= STATIC_TABLE_LENGTH) {
@@ -149,7 +149,7 @@ export class HpackDecoder {
     return entry;
   }
 
-  /** RFC 7541 §4.4: evict until the entry fits; an entry larger than the table empties it. */
+  /** RFC 7541 section 4.4: evict until the entry fits; an entry larger than the table empties it. */
   #insert(name: string, value: string): void {
     const size = name.length + value.length + ENTRY_OVERHEAD;
     if (size > this.#maxTableSize) {
@@ -179,7 +179,7 @@ export class HpackDecoder {
   }
 }
 
-/** A cursor over one header block that reads HPACK's primitive types (RFC 7541 §5). */
+/** A cursor over one header block that reads HPACK's primitive types (RFC 7541 section 5). */
 class BlockReader {
   readonly #block: Uint8Array;
   readonly #buffer: Buffer;
@@ -192,7 +192,7 @@ class BlockReader {
       : Buffer.from(block.buffer, block.byteOffset, block.byteLength);
   }
 
-  /** §5.1: an integer whose first `prefixBits` bits are the low bits of the current octet. */
+  /** section 5.1: an integer whose first `prefixBits` bits are the low bits of the current octet. */
   integer(prefixBits: number): number {
     const block = this.#block;
     if (this.pos >= block.length) throw new HpackError("header block truncated before an integer");
@@ -203,7 +203,7 @@ class BlockReader {
       if (this.pos >= block.length) throw new HpackError("header block truncated in an integer");
       const octet = block[this.pos++] as number;
       value += (octet & 0x7f) * 2 ** shift;
-      // RFC 7541 §5.1 lets a decoder limit both value and octet count; the octet bound also
+      // RFC 7541 section 5.1 lets a decoder limit both value and octet count; the octet bound also
       // stops an endless run of zero-valued continuation octets.
       if (value > MAX_INTEGER || shift > 28) {
         throw new HpackError("integer overflow in header block");
@@ -212,7 +212,7 @@ class BlockReader {
     }
   }
 
-  /** §5.2: a length-prefixed string, Huffman-coded if the length's top bit is set. */
+  /** section 5.2: a length-prefixed string, Huffman-coded if the length's top bit is set. */
   string(): string {
     const block = this.#block;
     // A missing length octet is for integer() to report.

@@ -3,8 +3,8 @@ import { STATIC_FIELD_INDEX, STATIC_NAME_INDEX } from "./hpack-static-table.js";
 /**
  * Encodes a header list as one HPACK header block (RFC 7541) without using the dynamic table, so
  * the encoder has no state and its output is valid whatever table size the peer allows: a field
- * the static table holds exactly is indexed (§6.1); any other is a literal without indexing
- * (§6.2.2), its name indexed if the static table has it. Strings are raw octets, no Huffman: one
+ * the static table holds exactly is indexed (section 6.1); any other is a literal without indexing
+ * (section 6.2.2), its name indexed if the static table has it. Strings are raw octets, no Huffman: one
  * char of `name` or `value` is one octet (latin1), so they must hold no char above U+00FF.
  * Names are expected lowercase, as HTTP/2 requires; this is not checked.
  */
@@ -42,7 +42,7 @@ export function encodeHeaderBlock(fields: readonly (readonly [string, string])[]
   return block;
 }
 
-/** Octets of `value` as an integer with a `prefixBits`-bit prefix (RFC 7541 §5.1). */
+/** Octets of `value` as an integer with a `prefixBits`-bit prefix (RFC 7541 section 5.1). */
 function integerLength(value: number, prefixBits: number): number {
   const max = (1 << prefixBits) - 1;
   if (value < max) return 1;
@@ -55,7 +55,7 @@ function stringLength(text: string): number {
   return integerLength(text.length, 7) + text.length;
 }
 
-/** Writes `value` after the representation's pattern bits `pattern` (RFC 7541 §5.1). */
+/** Writes `value` after the representation's pattern bits `pattern` (RFC 7541 section 5.1). */
 function writeInteger(
   block: Buffer,
   pos: number,
@@ -78,7 +78,7 @@ function writeInteger(
   return pos;
 }
 
-/** A raw string literal: H bit clear, 7-bit-prefix length, latin1 octets (RFC 7541 §5.2). */
+/** A raw string literal: H bit clear, 7-bit-prefix length, latin1 octets (RFC 7541 section 5.2). */
 function writeString(block: Buffer, pos: number, text: string): number {
   pos = writeInteger(block, pos, 0x00, 7, text.length);
   return pos + block.write(text, pos, "latin1");

@@ -1,5 +1,5 @@
 /**
- * A header block that cannot be decoded (RFC 7541 §2.3.3, §5, §6). The decoder's dynamic table
+ * A header block that cannot be decoded (RFC 7541 section 2.3.3, section 5, section 6). The decoder's dynamic table
  * may now differ from the peer's, so the caller ends the connection with COMPRESSION_ERROR.
  */
 export class HpackError extends Error {

@@ -77,7 +77,7 @@ const NEXT_STATE_MASK = 0xff;
 const SYMBOL_SHIFT = 8;
 const SYMBOL_MASK = 0xff;
 const EMITS = 1 << 16;
-/** The nibble runs into EOS, which RFC 7541 §5.2 makes a decoding error. */
+/** The nibble runs into EOS, which RFC 7541 section 5.2 makes a decoding error. */
 const FAILS = 1 << 17;
 
 const TRANSITIONS = new Uint32Array(STATE_COUNT * 16);
@@ -139,7 +139,7 @@ function buildDecoder(): void {
 let scratch = Buffer.allocUnsafe(256);
 
 /**
- * Decodes the Huffman-coded string in `bytes[start, end)` (RFC 7541 §5.2) to a latin1 string, one
+ * Decodes the Huffman-coded string in `bytes[start, end)` (RFC 7541 section 5.2) to a latin1 string, one
  * char per decoded octet. Throws `HpackError` for an EOS symbol, padding longer than 7 bits, or
  * padding that is not all ones.
  */

@@ -218,7 +218,7 @@ export class Http2Connection implements StreamSender {
           this.#onWindowUpdate(streamId, payload);
           break;
         default:
-          // Unknown frame types are ignored (RFC 9113 §4.1).
+          // Unknown frame types are ignored (RFC 9113 section 4.1).
           break;
       }
     } catch (err) {
@@ -475,7 +475,7 @@ export class Http2Connection implements StreamSender {
   /** Our side is done: the stream closes, and a client still sending is told to stop. */
   #endedLocally(stream: Http2ServerStream): void {
     stream.localEnded = true;
-    // RFC 9113 §8.1: a complete response may end the request with RST_STREAM NO_ERROR.
+    // RFC 9113 section 8.1: a complete response may end the request with RST_STREAM NO_ERROR.
     if (!stream.remoteEnded) this.#write(rstStreamFrame(stream.id, ErrorCode.NO_ERROR));
     this.#closeStream(stream);
   }
@@ -652,7 +652,7 @@ const CONNECTION_FIELDS = new Set([
   "upgrade",
 ]);
 
-/** Why a request's header fields are malformed (RFC 9113 §8.2, §8.3), if they are. */
+/** Why a request's header fields are malformed (RFC 9113 section 8.2, section 8.3), if they are. */
 function requestProblem(fields: readonly string[]): string | undefined {
   let method = false;
   let path = false;
