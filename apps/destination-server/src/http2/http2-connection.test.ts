@@ -208,6 +208,31 @@ describe("Http2Connection", () => {
     expect(result.trailers?.["grpc-status"]).toBe("0");
   });
 
+  it("applies a change of the client's initial window to streams already open", async () => {
+    const { port } = await serve((stream) =>
+      stream.listen({
+        data: () => {},
+        end: () => {
+          stream.respond(OK_HEADERS, false);
+          stream.write(Buffer.alloc(100, 1));
+        },
+      }),
+    );
+    const raw = rawClient(port);
+    const initialWindow = (size: number) => settingsFrame(new Map([[0x4, size]]));
+    raw.send(Buffer.concat([CLIENT_PREFACE, initialWindow(10)]));
+    raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, requestBlock()));
+    const body = () =>
+      raw.frames.filter((f) => f.type === FrameType.DATA).reduce((n, f) => n + f.payload.length, 0);
+    await until(() => body() === 10);
+    // Raising the initial window by 990 gives the open stream 990 more: the other 90 bytes go.
+    raw.send(initialWindow(1000));
+    await until(() => body() === 100);
+    expect(
+      raw.frames.filter((f) => f.type === FrameType.DATA).map((f) => f.payload.length),
+    ).toEqual([10, 90]);
+  });
+
   it("splits header blocks larger than a frame into CONTINUATION frames, both ways", async () => {
     const long = "m".repeat(40_000);
     const { port } = await serve((stream) => {
