@@ -113,14 +113,11 @@ export class Http2Connection implements StreamSender {
     return this.#streams.size;
   }
 
-  /**
-   * Sends GOAWAY and lets the open streams finish; the socket ends after the last one.
-   * `code` and `debug` other than the defaults say why (e.g. ENHANCE_YOUR_CALM, too_many_pings).
-   */
-  close(code: ErrorCode = ErrorCode.NO_ERROR, debug = ""): void {
+  /** Sends GOAWAY and lets the open streams finish; the socket ends after the last one. */
+  close(): void {
     if (this.#closed || this.#goingAway) return;
     this.#goingAway = true;
-    this.#write(goawayFrame(this.#lastStreamId, code, debug));
+    this.#write(goawayFrame(this.#lastStreamId, ErrorCode.NO_ERROR));
     if (this.#streams.size === 0) this.#endSocket();
   }
 
