@@ -330,6 +330,95 @@ describe("Http2Connection", () => {
     expect(paths).toEqual(["/good"]);
   });
 
+  const request = (fields: [string, string][]) => encodeHeaderBlock(fields);
+  const base: [string, string][] = [
+    [":method", "POST"],
+    [":scheme", "http"],
+    [":path", "/x"],
+  ];
+  it.each([
+    [
+      "without :scheme",
+      [
+        frame(
+          FrameType.HEADERS,
+          Flag.END_HEADERS | Flag.END_STREAM,
+          1,
+          request([base[0], base[2]] as [string, string][]),
+        ),
+      ],
+    ],
+    [
+      "with :path twice",
+      [
+        frame(
+          FrameType.HEADERS,
+          Flag.END_HEADERS | Flag.END_STREAM,
+          1,
+          request([...base, [":path", "/y"]]),
+        ),
+      ],
+    ],
+    [
+      "whose body is shorter than its content-length",
+      [
+        frame(FrameType.HEADERS, Flag.END_HEADERS, 1, request([...base, ["content-length", "3"]])),
+        frame(FrameType.DATA, Flag.END_STREAM, 1, Buffer.from("x")),
+      ],
+    ],
+    [
+      "with a pseudo-header in its trailers",
+      [
+        frame(FrameType.HEADERS, Flag.END_HEADERS, 1, request(base)),
+        frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, request([[":path", "/t"]])),
+      ],
+    ],
+    [
+      "that depends on itself",
+      [
+        frame(
+          FrameType.HEADERS,
+          Flag.END_HEADERS | Flag.END_STREAM | Flag.PRIORITY,
+          1,
+          Buffer.concat([Buffer.from([0, 0, 0, 1, 16]), request(base)]),
+        ),
+      ],
+    ],
+  ])("resets a request %s and serves the next one", async (_what, frames) => {
+    const { port } = await serve((stream) =>
+      stream.listen({ data: () => {}, end: () => stream.respond(OK_HEADERS, true) }),
+    );
+    const raw = handshaken(port);
+    for (const f of frames as Buffer[]) raw.send(f);
+    raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 3, requestBlock()));
+    await until(() => raw.frames.some((f) => f.type === FrameType.HEADERS && f.streamId === 3));
+    const resets = raw.frames.filter((f) => f.type === FrameType.RST_STREAM);
+    expect(resets.map((f) => [f.streamId, f.payload.readUInt32BE(0)])).toEqual([
+      [1, ErrorCode.PROTOCOL_ERROR],
+    ]);
+  });
+
+  it("drops frames on a stream it reset, and answers frames on a finished one", async () => {
+    const { port } = await serve((stream) => {
+      if (stream.header(":path") === "/reset") stream.reset(ErrorCode.CANCEL);
+      else stream.listen({ data: () => {}, end: () => stream.respond(OK_HEADERS, true) });
+    });
+    const raw = handshaken(port);
+    raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS, 1, requestBlock("/reset")));
+    raw.send(frame(FrameType.DATA, Flag.END_STREAM, 1, Buffer.from("sent before the reset")));
+    raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 3, requestBlock()));
+    await until(() => raw.frames.some((f) => f.type === FrameType.HEADERS && f.streamId === 3));
+    // Stream 3 is finished both ways: more DATA there is a stream error.
+    raw.send(frame(FrameType.DATA, 0, 3, Buffer.from("late")));
+    await until(() => raw.frames.some((f) => f.type === FrameType.RST_STREAM && f.streamId === 3));
+    const resets = raw.frames.filter((f) => f.type === FrameType.RST_STREAM);
+    expect(resets.map((f) => [f.streamId, f.payload.readUInt32BE(0)])).toEqual([
+      [1, ErrorCode.CANCEL],
+      [3, ErrorCode.STREAM_CLOSED],
+    ]);
+    expect(goawayOf(raw.frames)).toBeUndefined();
+  });
+
   it("after its GOAWAY, leaves new streams unserved without ending the connection", async () => {
     const paths: string[] = [];
     const harness = await serve((stream) => {
@@ -433,8 +522,27 @@ describe("Http2Connection", () => {
       },
       ErrorCode.PROTOCOL_ERROR,
     ],
+    [
+      "a stream below one it opened",
+      (raw: ReturnType<typeof rawClient>) => {
+        raw.send(Buffer.concat([CLIENT_PREFACE, settingsFrame(new Map())]));
+        raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS, 5, requestBlock()));
+        raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS, 3, requestBlock()));
+      },
+      ErrorCode.PROTOCOL_ERROR,
+    ],
+    [
+      "HEADERS on a stream both sides finished",
+      (raw: ReturnType<typeof rawClient>) => {
+        raw.send(Buffer.concat([CLIENT_PREFACE, settingsFrame(new Map())]));
+        raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, requestBlock()));
+        raw.send(frame(FrameType.HEADERS, Flag.END_HEADERS | Flag.END_STREAM, 1, requestBlock()));
+      },
+      ErrorCode.STREAM_CLOSED,
+    ],
   ])("sends a client away with GOAWAY for %s", async (_what, act, code) => {
-    const harness = await serve(() => {});
+    // Every request is answered at once: the stream is finished both ways when its END_STREAM came.
+    const harness = await serve((stream) => stream.respond(OK_HEADERS, true));
     const raw = rawClient(harness.port);
     act(raw);
     await raw.closed;

@@ -1,4 +1,5 @@
 import type { Socket } from "node:net";
+import { ClosedStreams, type StreamClosing } from "./closed-streams.js";
 import { FrameReader } from "./frame-reader.js";
 import {
   DEFAULT_MAX_FRAME_SIZE,
@@ -48,6 +49,10 @@ const MAX_HEADER_BLOCK_BYTES = 256 * 1024;
 const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 /** Bodies up to this size are copied behind their frame header: one write instead of two. */
 const COPY_BELOW_BYTES = 4096;
+/** Recently closed streams whose closing is remembered, for frames that arrive late. */
+const REMEMBERED_CLOSED_STREAMS = 1024;
+/** Marks a stream to end with an empty DATA frame (END_STREAM) rather than trailers. */
+const END_WITHOUT_TRAILERS = new Uint8Array(0);
 /** HEADERS response of an oversized request header list. */
 const HEADERS_TOO_LARGE = encodeHeaderBlock([[":status", "431"]]);
 
@@ -64,6 +69,7 @@ export class Http2Connection implements StreamSender {
   readonly #reader = new FrameReader(DEFAULT_MAX_FRAME_SIZE);
   readonly #decoder = new HpackDecoder();
   readonly #streams = new Map<number, Http2ServerStream>();
+  readonly #closedStreams = new ClosedStreams(REMEMBERED_CLOSED_STREAMS);
   /** Highest stream the client has opened and we took on: what our GOAWAY names. */
   #lastStreamId = 0;
   /** Highest stream the client has opened, taken on or not (after GOAWAY, not). */
@@ -71,7 +77,13 @@ export class Http2Connection implements StreamSender {
   #settingsSeen = false;
   /** A header block waiting for its CONTINUATION frames. */
   #headerBlock:
-    | { streamId: number; endStream: boolean; parts: Buffer[]; bytes: number }
+    | {
+        streamId: number;
+        endStream: boolean;
+        dependsOnItself: boolean;
+        parts: Buffer[];
+        bytes: number;
+      }
     | undefined;
   #peerInitialWindow = DEFAULT_WINDOW_SIZE;
   #peerMaxFrameSize = DEFAULT_MAX_FRAME_SIZE;
@@ -140,15 +152,15 @@ export class Http2Connection implements StreamSender {
     this.#flush(stream);
   }
 
-  sendTrailers(stream: Http2ServerStream, block: Uint8Array): void {
+  sendTrailers(stream: Http2ServerStream, block: Uint8Array | undefined): void {
     stream.localEnded = true;
-    stream.pendingTrailers = block;
+    stream.pendingTrailers = block ?? END_WITHOUT_TRAILERS;
     this.#flush(stream);
   }
 
   reset(stream: Http2ServerStream, code: ErrorCode): void {
     this.#write(rstStreamFrame(stream.id, code));
-    this.#closeStream(stream);
+    this.#closeStream(stream, "reset-by-us");
   }
 
   // Receiving
@@ -196,6 +208,9 @@ export class Http2Connection implements StreamSender {
           if (payload.length !== 5) {
             throw new StreamError(streamId, ErrorCode.FRAME_SIZE_ERROR, "PRIORITY frame size");
           }
+          if (dependency(payload) === streamId) {
+            throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, "stream depends on itself");
+          }
           break;
         case FrameType.RST_STREAM:
           this.#onRstStream(streamId, payload);
@@ -223,7 +238,8 @@ export class Http2Connection implements StreamSender {
       this.#options.onError(err);
       this.#write(rstStreamFrame(err.streamId, err.code));
       const stream = this.#streams.get(err.streamId);
-      if (stream !== undefined) this.#closeStream(stream);
+      if (stream !== undefined) this.#closeStream(stream, "reset-by-us");
+      else this.#closedStreams.note(err.streamId, "reset-by-us");
     }
   };
 
@@ -242,8 +258,9 @@ export class Http2Connection implements StreamSender {
     const stream = this.#streams.get(streamId);
     if (stream === undefined) {
       if (streamId > this.#highestStreamId) throw protocolError("DATA on a stream never opened");
-      // A stream we closed: what the client sent before it learnt that is dropped.
-      return;
+      // After our RST_STREAM, what the client sent before it learnt of it is dropped.
+      if (this.#closedStreams.closing(streamId) === "reset-by-us") return;
+      throw new StreamError(streamId, ErrorCode.STREAM_CLOSED, "DATA on a closed stream");
     }
     if (stream.remoteEnded) {
       throw new StreamError(streamId, ErrorCode.STREAM_CLOSED, "DATA after END_STREAM");
@@ -258,6 +275,18 @@ export class Http2Connection implements StreamSender {
     }
     const body = unpadded(flags, payload);
     const endStream = (flags & Flag.END_STREAM) !== 0;
+    stream.receivedBodyBytes += body.length;
+    const declared = stream.declaredLength;
+    if (
+      declared >= 0 &&
+      (stream.receivedBodyBytes > declared || (endStream && stream.receivedBodyBytes < declared))
+    ) {
+      throw new StreamError(
+        streamId,
+        ErrorCode.PROTOCOL_ERROR,
+        "body length is not content-length",
+      );
+    }
     // The body is consumed as it arrives (messages are bounded by the call), so the window is
     // given back at once, in batches.
     if (!endStream && stream.receivedUnacknowledged >= DEFAULT_WINDOW_SIZE / 2) {
@@ -271,17 +300,26 @@ export class Http2Connection implements StreamSender {
   #onHeadersFrame(flags: number, streamId: number, payload: Buffer): void {
     if (streamId === 0) throw protocolError("HEADERS on stream 0");
     let fragment = unpadded(flags, payload);
+    let dependsOnItself = false;
     if ((flags & Flag.PRIORITY) !== 0) {
-      if (fragment.length < 5)
+      if (fragment.length < 5) {
         throw new ConnectionError(ErrorCode.FRAME_SIZE_ERROR, "HEADERS size");
+      }
+      dependsOnItself = dependency(fragment) === streamId;
       fragment = fragment.subarray(5);
     }
     const endStream = (flags & Flag.END_STREAM) !== 0;
     if ((flags & Flag.END_HEADERS) !== 0) {
-      this.#onHeaderBlock(streamId, endStream, fragment);
+      this.#onHeaderBlock(streamId, endStream, dependsOnItself, fragment);
       return;
     }
-    this.#headerBlock = { streamId, endStream, parts: [fragment], bytes: fragment.length };
+    this.#headerBlock = {
+      streamId,
+      endStream,
+      dependsOnItself,
+      parts: [fragment],
+      bytes: fragment.length,
+    };
   }
 
   #onContinuation(flags: number, streamId: number, payload: Buffer): void {
@@ -296,10 +334,16 @@ export class Http2Connection implements StreamSender {
     }
     if ((flags & Flag.END_HEADERS) === 0) return;
     this.#headerBlock = undefined;
-    this.#onHeaderBlock(streamId, block.endStream, Buffer.concat(block.parts, block.bytes));
+    const whole = Buffer.concat(block.parts, block.bytes);
+    this.#onHeaderBlock(streamId, block.endStream, block.dependsOnItself, whole);
   }
 
-  #onHeaderBlock(streamId: number, endStream: boolean, block: Buffer): void {
+  #onHeaderBlock(
+    streamId: number,
+    endStream: boolean,
+    dependsOnItself: boolean,
+    block: Buffer,
+  ): void {
     let fields: string[] | undefined;
     try {
       fields = this.#decoder.decode(block, MAX_HEADER_LIST_SIZE);
@@ -316,13 +360,22 @@ export class Http2Connection implements StreamSender {
       if (known.remoteEnded) {
         throw new StreamError(streamId, ErrorCode.STREAM_CLOSED, "HEADERS after the stream ended");
       }
-      if (!endStream)
-        throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, "trailers without END_STREAM");
+      const problem = trailersProblem(fields, endStream) ?? bodyLengthProblem(known);
+      if (problem !== undefined) throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, problem);
       this.#endedRemotely(known);
       return;
     }
-    // Trailers on a stream we closed: dropped, as DATA there is (the block is decoded above).
-    if (streamId <= this.#highestStreamId) return;
+    if (streamId <= this.#highestStreamId) {
+      // After our RST_STREAM, trailers the client sent before it learnt of it are dropped (the
+      // block is decoded above); on a stream that closed otherwise they are an error, and on a
+      // lower stream that was never opened the client broke the protocol.
+      const closing = this.#closedStreams.closing(streamId);
+      if (closing === "reset-by-us") return;
+      if (closing === "closed") {
+        throw new ConnectionError(ErrorCode.STREAM_CLOSED, "HEADERS on a closed stream");
+      }
+      throw protocolError("a client opened a stream below one it had opened");
+    }
     if (streamId % 2 === 0) throw protocolError("a client opened an even-numbered stream");
     this.#highestStreamId = streamId;
     // Streams that reach us after our GOAWAY are not served; the client retries them elsewhere.
@@ -338,8 +391,22 @@ export class Http2Connection implements StreamSender {
       stream.respond(HEADERS_TOO_LARGE, true);
       return;
     }
-    const problem = requestProblem(fields);
+    const problem = dependsOnItself ? "stream depends on itself" : requestProblem(fields);
     if (problem !== undefined) throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, problem);
+    const declared = stream.header("content-length");
+    if (declared !== undefined) {
+      if (!/^[0-9]{1,15}$/.test(declared)) {
+        throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, "content-length not a number");
+      }
+      stream.declaredLength = Number(declared);
+      if (endStream && stream.declaredLength !== 0) {
+        throw new StreamError(
+          streamId,
+          ErrorCode.PROTOCOL_ERROR,
+          "body length is not content-length",
+        );
+      }
+    }
     // Marked before the handler runs: a response it completes at once needs no RST_STREAM.
     if (endStream) stream.remoteEnded = true;
     this.#deliver(stream, () => this.#options.onStream(stream));
@@ -354,7 +421,7 @@ export class Http2Connection implements StreamSender {
       throw protocolError("RST_STREAM on a stream never opened");
     }
     const stream = this.#streams.get(streamId);
-    if (stream !== undefined) this.#closeStream(stream);
+    if (stream !== undefined) this.#closeStream(stream, "closed");
   }
 
   #onSettings(flags: number, streamId: number, payload: Buffer): void {
@@ -437,15 +504,15 @@ export class Http2Connection implements StreamSender {
       }
       return;
     }
-    const stream = this.#streams.get(streamId);
-    if (stream === undefined) {
-      if (streamId > this.#highestStreamId) {
-        throw protocolError("WINDOW_UPDATE on a stream never opened");
-      }
-      return;
+    if (streamId > this.#highestStreamId) {
+      throw protocolError("WINDOW_UPDATE on a stream never opened");
     }
-    if (increment === 0)
+    if (increment === 0) {
       throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, "WINDOW_UPDATE of 0");
+    }
+    // On a closed stream it may follow the client's END_STREAM or cross our close: not an error.
+    const stream = this.#streams.get(streamId);
+    if (stream === undefined) return;
     stream.sendWindow += increment;
     if (stream.sendWindow > MAX_WINDOW_SIZE) {
       throw new StreamError(streamId, ErrorCode.FLOW_CONTROL_ERROR, "stream window overflow");
@@ -473,8 +540,12 @@ export class Http2Connection implements StreamSender {
   #endedLocally(stream: Http2ServerStream): void {
     stream.localEnded = true;
     // RFC 9113 section 8.1: a complete response may end the request with RST_STREAM NO_ERROR.
-    if (!stream.remoteEnded) this.#write(rstStreamFrame(stream.id, ErrorCode.NO_ERROR));
-    this.#closeStream(stream);
+    if (stream.remoteEnded) {
+      this.#closeStream(stream, "closed");
+      return;
+    }
+    this.#write(rstStreamFrame(stream.id, ErrorCode.NO_ERROR));
+    this.#closeStream(stream, "reset-by-us");
   }
 
   /** Moves as much of the stream's queue out as the windows and the socket allow. */
@@ -507,7 +578,9 @@ export class Http2Connection implements StreamSender {
     const trailers = stream.pendingTrailers;
     if (trailers !== undefined && !stream.closed && stream.pendingBytes === 0) {
       stream.pendingTrailers = undefined;
-      this.#writeHeaderBlock(stream.id, trailers, true);
+      if (trailers === END_WITHOUT_TRAILERS) {
+        this.#write(frame(FrameType.DATA, Flag.END_STREAM, stream.id));
+      } else this.#writeHeaderBlock(stream.id, trailers, true);
       this.#endedLocally(stream);
     }
   }
@@ -586,8 +659,9 @@ export class Http2Connection implements StreamSender {
 
   // Closing
 
-  #closeStream(stream: Http2ServerStream): void {
+  #closeStream(stream: Http2ServerStream, closing: StreamClosing): void {
     if (stream.closed) return;
+    this.#closedStreams.note(stream.id, closing);
     this.#streams.delete(stream.id);
     this.#waiting.delete(stream);
     stream.closedNow();
@@ -599,6 +673,10 @@ export class Http2Connection implements StreamSender {
     if (this.#closed) return;
     this.#options.onError(err);
     this.#reader.stop();
+    // What was queued this turn is dropped: the client is to see the GOAWAY first, and stream
+    // answers after it would not count anyway.
+    this.#out = [];
+    this.#outBytes = 0;
     this.#write(goawayFrame(this.#lastStreamId, err.code, err.message));
     this.#endSocket();
   }
@@ -627,6 +705,32 @@ export class Http2Connection implements StreamSender {
   }
 }
 
+/** The stream a PRIORITY payload (or HEADERS priority fields) says this one depends on. */
+function dependency(priority: Buffer): number {
+  return priority.readUInt32BE(0) & 0x7fff_ffff;
+}
+
+/** Why a request's trailers are malformed, if they are. */
+function trailersProblem(
+  fields: readonly string[] | undefined,
+  endStream: boolean,
+): string | undefined {
+  if (!endStream) return "trailers without END_STREAM";
+  const names = fields ?? [];
+  for (let i = 0; i < names.length; i += 2) {
+    if ((names[i] as string).charCodeAt(0) === 58 /* : */) return "pseudo-header in trailers";
+  }
+  return undefined;
+}
+
+/** Why the request body, ended by trailers, is not what its content-length said. */
+function bodyLengthProblem(stream: Http2ServerStream): string | undefined {
+  const declared = stream.declaredLength;
+  return declared >= 0 && stream.receivedBodyBytes !== declared
+    ? "body length is not content-length"
+    : undefined;
+}
+
 function protocolError(message: string): ConnectionError {
   return new ConnectionError(ErrorCode.PROTOCOL_ERROR, message);
 }
@@ -652,6 +756,7 @@ const CONNECTION_FIELDS = new Set([
 /** Why a request's header fields are malformed (RFC 9113 section 8.2, section 8.3), if they are. */
 function requestProblem(fields: readonly string[]): string | undefined {
   let method = false;
+  let scheme = false;
   let path = false;
   let regularSeen = false;
   for (let i = 0; i < fields.length; i += 2) {
@@ -659,9 +764,17 @@ function requestProblem(fields: readonly string[]): string | undefined {
     const value = fields[i + 1] as string;
     if (name.charCodeAt(0) === 58 /* : */) {
       if (regularSeen) return `pseudo-header ${name} after regular fields`;
-      if (name === ":method") method = true;
-      else if (name === ":path") path = value.length > 0;
-      else if (name !== ":scheme" && name !== ":authority") return `unknown pseudo-header ${name}`;
+      if (name === ":method") {
+        if (method) return ":method twice";
+        method = true;
+      } else if (name === ":scheme") {
+        if (scheme) return ":scheme twice";
+        scheme = true;
+      } else if (name === ":path") {
+        if (path) return ":path twice";
+        if (value.length === 0) return "empty :path";
+        path = true;
+      } else if (name !== ":authority") return `unknown pseudo-header ${name}`;
       continue;
     }
     regularSeen = true;
@@ -670,6 +783,7 @@ function requestProblem(fields: readonly string[]): string | undefined {
     if (name === "te" && value !== "trailers") return `te: ${value}`;
   }
   if (!method) return "no :method";
+  if (!scheme) return "no :scheme";
   if (!path) return "no :path";
   return undefined;
 }

@@ -12,7 +12,8 @@ export interface StreamListener {
 export interface StreamSender {
   sendHeaders(stream: Http2ServerStream, block: Uint8Array, endStream: boolean): void;
   sendData(stream: Http2ServerStream, data: Uint8Array): void;
-  sendTrailers(stream: Http2ServerStream, block: Uint8Array): void;
+  /** Ends the stream after its queued bytes: with trailers, or with an empty DATA frame. */
+  sendTrailers(stream: Http2ServerStream, block: Uint8Array | undefined): void;
   reset(stream: Http2ServerStream, code: ErrorCode): void;
 }
 
@@ -52,6 +53,10 @@ export class Http2ServerStream {
   pendingTrailers: Uint8Array | undefined;
   /** A write returned false: `drain` is owed once the pending bytes are out. */
   needsDrain = false;
+  /** The request's content-length, or -1 without one. */
+  declaredLength = -1;
+  /** Request body bytes received so far (without padding). */
+  receivedBodyBytes = 0;
 
   constructor(id: number, headers: readonly string[], sendWindow: number, sender: StreamSender) {
     this.id = id;
@@ -106,8 +111,8 @@ export class Http2ServerStream {
     return false;
   }
 
-  /** Ends the response with trailers, after any body bytes still queued. */
-  end(trailers: Uint8Array): void {
+  /** Ends the response after any body bytes still queued, with trailers if given. */
+  end(trailers?: Uint8Array): void {
     if (this.closed || this.localEnded) return;
     this.#sender.sendTrailers(this, trailers);
   }

@@ -9,8 +9,14 @@ import { type PingLimits, PingStrikes } from "./ping-strikes.js";
 import { ServerCall } from "./server-call.js";
 import { Status } from "./status-code.js";
 
-/** The answer to a request that is not gRPC. */
-const UNSUPPORTED_MEDIA_TYPE = encodeHeaderBlock([[":status", "415"]]);
+/** The answer to a request that is not gRPC: HTTP 415 and a line saying why. */
+const UNSUPPORTED_MEDIA_TYPE = encodeHeaderBlock([
+  [":status", "415"],
+  ["content-type", "text/plain; charset=utf-8"],
+]);
+const UNSUPPORTED_MEDIA_TYPE_BODY = Buffer.from(
+  "This is a gRPC server: requests need content-type application/grpc.\n",
+);
 /**
  * Bytes a connection's socket may buffer before its streams wait: above one update fanned out
  * to a connection's streams in one turn, so only a client that stops reading is held back.
@@ -105,8 +111,17 @@ export class GrpcHttp2Server {
   #route(stream: Http2ServerStream, pings: PingStrikes): void {
     const contentType = stream.header("content-type");
     if (contentType === undefined || !contentType.startsWith("application/grpc")) {
-      pings.sent();
-      stream.respond(UNSUPPORTED_MEDIA_TYPE, true);
+      // Answered once the request is complete, its body dropped: the stream goes through the
+      // states the client expects, and whatever it sends meanwhile is still checked.
+      stream.listen({
+        data: () => {},
+        end: () => {
+          pings.sent();
+          stream.respond(UNSUPPORTED_MEDIA_TYPE, false);
+          stream.write(UNSUPPORTED_MEDIA_TYPE_BODY);
+          stream.end();
+        },
+      });
       return;
     }
     const path = stream.header(":path") ?? "";
