@@ -276,16 +276,9 @@ export class Http2Connection implements StreamSender {
     const body = unpadded(flags, payload);
     const endStream = (flags & Flag.END_STREAM) !== 0;
     stream.receivedBodyBytes += body.length;
-    const declared = stream.declaredLength;
-    if (
-      declared >= 0 &&
-      (stream.receivedBodyBytes > declared || (endStream && stream.receivedBodyBytes < declared))
-    ) {
-      throw new StreamError(
-        streamId,
-        ErrorCode.PROTOCOL_ERROR,
-        "body length is not content-length",
-      );
+    const lengthProblem = bodyLengthProblem(stream, endStream);
+    if (lengthProblem !== undefined) {
+      throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, lengthProblem);
     }
     // The body is consumed as it arrives (messages are bounded by the call), so the window is
     // given back at once, in batches.
@@ -360,7 +353,7 @@ export class Http2Connection implements StreamSender {
       if (known.remoteEnded) {
         throw new StreamError(streamId, ErrorCode.STREAM_CLOSED, "HEADERS after the stream ended");
       }
-      const problem = trailersProblem(fields, endStream) ?? bodyLengthProblem(known);
+      const problem = trailersProblem(fields, endStream) ?? bodyLengthProblem(known, true);
       if (problem !== undefined) throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, problem);
       this.#endedRemotely(known);
       return;
@@ -399,12 +392,9 @@ export class Http2Connection implements StreamSender {
         throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, "content-length not a number");
       }
       stream.declaredLength = Number(declared);
-      if (endStream && stream.declaredLength !== 0) {
-        throw new StreamError(
-          streamId,
-          ErrorCode.PROTOCOL_ERROR,
-          "body length is not content-length",
-        );
+      const lengthProblem = bodyLengthProblem(stream, endStream);
+      if (lengthProblem !== undefined) {
+        throw new StreamError(streamId, ErrorCode.PROTOCOL_ERROR, lengthProblem);
       }
     }
     // Marked before the handler runs: a response it completes at once needs no RST_STREAM.
@@ -497,11 +487,7 @@ export class Http2Connection implements StreamSender {
       if (this.#sendWindow > MAX_WINDOW_SIZE) {
         throw new ConnectionError(ErrorCode.FLOW_CONTROL_ERROR, "connection window overflow");
       }
-      for (const stream of this.#waiting) {
-        this.#waiting.delete(stream);
-        this.#flush(stream);
-        if (this.#sendWindow <= 0 || this.#socketFull) break;
-      }
+      this.#flushWaiting();
       return;
     }
     if (streamId > this.#highestStreamId) {
@@ -587,10 +573,7 @@ export class Http2Connection implements StreamSender {
 
   #writeData(streamId: number, chunk: Uint8Array, offset: number, size: number): void {
     if (size < COPY_BELOW_BYTES) {
-      const out = Buffer.allocUnsafe(FRAME_HEADER_BYTES + size);
-      writeFrameHeader(out, 0, size, FrameType.DATA, 0, streamId);
-      out.set(chunk.subarray(offset, offset + size), FRAME_HEADER_BYTES);
-      this.#write(out);
+      this.#write(frame(FrameType.DATA, 0, streamId, chunk.subarray(offset, offset + size)));
       return;
     }
     const header = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
@@ -650,6 +633,11 @@ export class Http2Connection implements StreamSender {
 
   #onSocketDrain(): void {
     this.#socketFull = false;
+    this.#flushWaiting();
+  }
+
+  /** Resumes the streams waiting for the connection's window or the socket, oldest first. */
+  #flushWaiting(): void {
     for (const stream of this.#waiting) {
       this.#waiting.delete(stream);
       this.#flush(stream);
@@ -723,10 +711,15 @@ function trailersProblem(
   return undefined;
 }
 
-/** Why the request body, ended by trailers, is not what its content-length said. */
-function bodyLengthProblem(stream: Http2ServerStream): string | undefined {
+/**
+ * Why the request body received so far cannot be what its content-length said: more than it,
+ * or, once the body has `ended`, other than it.
+ */
+function bodyLengthProblem(stream: Http2ServerStream, ended: boolean): string | undefined {
   const declared = stream.declaredLength;
-  return declared >= 0 && stream.receivedBodyBytes !== declared
+  if (declared < 0) return undefined;
+  const received = stream.receivedBodyBytes;
+  return received > declared || (ended && received !== declared)
     ? "body length is not content-length"
     : undefined;
 }

@@ -1,5 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { createServer, type Server, type Socket } from "node:net";
+import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import type { Logger } from "@destination/core";
 import { encodeHeaderBlock } from "../http2/hpack-encoder.js";
 import { Http2Connection } from "../http2/http2-connection.js";
