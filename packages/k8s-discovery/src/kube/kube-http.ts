@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 import { isProtobuf } from "./api-resource.js";
 import type { KubeConfig } from "./kube-config.js";
 import { parseProtobufStatus } from "./protobuf-status.js";
+import { TlsContexts } from "./tls-contexts.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 /** A request to the API server; `path` starts at `/api` or `/apis`. */
@@ -50,6 +51,7 @@ export class KubeHttpClient {
    * (`timeoutMs`, the reflector's silent-watch guard).
    */
   readonly #agent: http.Agent;
+  readonly #tls = new TlsContexts();
 
   constructor(config: KubeConfig, options: { idleSocketTimeoutMs?: number } = {}) {
     this.#config = config;
@@ -96,6 +98,7 @@ export class KubeHttpClient {
       },
     };
     await this.#config.applyToHTTPSOptions(options);
+    if (url.protocol === "https:") this.#tls.apply(options);
     // A kubeconfig that goes through a proxy brings its own agent.
     options.agent ??= this.#agent;
     const signals = [request.signal, timeoutSignal(request.timeoutMs)].filter(

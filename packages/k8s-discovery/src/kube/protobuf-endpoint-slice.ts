@@ -1,22 +1,22 @@
 import type { Endpoint, EndpointSlice, EndpointSlicePort } from "@destination/core";
-import { readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
+import { emptyObjectMeta, readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
 import { append, type ProtobufReader, readFirstString } from "./protobuf-reader.js";
 
-// A discovery/v1 EndpointSlice read from protobuf whole, as its JSON gives it once projected
-// (only `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil list with no
-// omitempty (`endpoints`, `ports`, `addresses`) as null, the struct `conditions` always, and a
-// pointer field exactly when it is set. Field tags are (number << 3) | wire type, from
-// k8s.io/api's discovery/v1 and core/v1 generated.proto.
+// A discovery/v1 EndpointSlice read from protobuf whole, as its JSON gives it once projected (only
+// `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil list with no omitempty
+// (`endpoints`, `ports`, `addresses`) as null, the struct `conditions` always, and a pointer field
+// exactly when it is set. Field tags are (number << 3) | wire type, from k8s.io/api's discovery/v1
+// and core/v1 generated.proto. Objects start as `{}`, filled field by field: see `append` in
+// protobuf-reader.ts for why.
 
 export function readEndpointSlice(r: ProtobufReader): EndpointSlice {
-  const slice: EndpointSlice = {
-    apiVersion: "discovery.k8s.io/v1",
-    kind: "EndpointSlice",
-    metadata: { name: "" },
-    addressType: "",
-    endpoints: null,
-    ports: null,
-  };
+  const slice = {} as EndpointSlice;
+  slice.apiVersion = "discovery.k8s.io/v1";
+  slice.kind = "EndpointSlice";
+  slice.metadata = emptyObjectMeta();
+  slice.addressType = "";
+  slice.endpoints = null;
+  slice.ports = null;
   while (!r.done) {
     const tag = r.varint();
     switch (tag) {
@@ -40,8 +40,9 @@ export function readEndpointSlice(r: ProtobufReader): EndpointSlice {
 }
 
 function readEndpoint(r: ProtobufReader): Endpoint {
-  const endpoint = { addresses: null, conditions: {} } as unknown as Endpoint &
-    Record<string, unknown>;
+  const endpoint = {} as Endpoint & Record<string, unknown>;
+  endpoint.addresses = null as unknown as string[];
+  endpoint.conditions = {};
   while (!r.done) {
     const tag = r.varint();
     switch (tag) {
@@ -120,9 +121,9 @@ function readHints(r: ProtobufReader): NonNullable<Endpoint["hints"]> {
   const hints: { forZones?: { name: string }[]; forNodes?: { name: string }[] } = {};
   while (!r.done) {
     const tag = r.varint();
-    if (tag === 10) hints.forZones = append(hints.forZones, { name: readFirstString(r.message()) });
+    if (tag === 10) hints.forZones = append(hints.forZones, named(readFirstString(r.message())));
     else if (tag === 18)
-      hints.forNodes = append(hints.forNodes, { name: readFirstString(r.message()) });
+      hints.forNodes = append(hints.forNodes, named(readFirstString(r.message())));
     else r.skip(tag);
   }
   return hints;
@@ -139,4 +140,10 @@ function readPort(r: ProtobufReader): EndpointSlicePort {
     else r.skip(tag);
   }
   return port;
+}
+
+function named(name: string): { name: string } {
+  const hint = {} as { name: string };
+  hint.name = name;
+  return hint;
 }

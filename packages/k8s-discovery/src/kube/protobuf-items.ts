@@ -2,7 +2,7 @@ import type { PartialObjectMetadata } from "@destination/core";
 import { apiVersionOf, type ResourceKindInfo } from "../resource-kind.js";
 import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
 import type { ItemReader } from "./protobuf-list-items.js";
-import { readObjectMeta } from "./protobuf-object-meta.js";
+import { emptyObjectMeta, readObjectMeta } from "./protobuf-object-meta.js";
 import { readPod } from "./protobuf-pod.js";
 import type { ProtobufReader } from "./protobuf-reader.js";
 import { readService } from "./protobuf-service.js";
@@ -28,7 +28,10 @@ export function metadataItemReader(
 ): ItemReader {
   const apiVersion = apiVersionOf(info);
   return (r: ProtobufReader): PartialObjectMetadata => {
-    const item: PartialObjectMetadata = { apiVersion, kind: info.kind, metadata: { name: "" } };
+    const item = {} as PartialObjectMetadata;
+    item.apiVersion = apiVersion;
+    item.kind = info.kind;
+    item.metadata = emptyObjectMeta();
     while (!r.done) {
       const tag = r.varint();
       if (tag === 10) item.metadata = readObjectMeta(r.message(), false);

@@ -72,9 +72,18 @@ export function readObjectMeta(r: ProtobufReader, updateTime = true): ObjectMeta
     }
   }
   if (updateTime && latestUpdate > 0) {
-    const entry: ManagedFieldsEntry = { operation: "Update", time: formatTime(latestUpdate) };
-    meta.managedFields = [entry];
+    const entry = {} as ManagedFieldsEntry;
+    entry.operation = "Update";
+    entry.time = formatTime(latestUpdate);
+    meta.managedFields = Array.of(entry);
   }
+  return meta;
+}
+
+/** The metadata of an object whose message has none: a name, empty. */
+export function emptyObjectMeta(): ObjectMeta {
+  const meta = {} as ObjectMeta;
+  meta.name = "";
   return meta;
 }
 
@@ -98,8 +107,11 @@ export function readMapEntry(
 
 function readOwnerReference(r: ProtobufReader): OwnerReference {
   // apiVersion, kind, name and uid are written even when empty; the two flags are pointers.
-  const ref = { apiVersion: "", kind: "", name: "", uid: "" } as OwnerReference &
-    Record<string, unknown>;
+  const ref = {} as OwnerReference & Record<string, unknown>;
+  ref.apiVersion = "";
+  ref.kind = "";
+  ref.name = "";
+  ref.uid = "";
   while (!r.done) {
     const tag = r.varint();
     switch (tag) {

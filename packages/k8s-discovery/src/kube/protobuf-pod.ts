@@ -1,19 +1,25 @@
 import type { Container, ContainerPort, Pod } from "@destination/core";
-import { readObjectMeta } from "./protobuf-object-meta.js";
+import { emptyObjectMeta, readObjectMeta } from "./protobuf-object-meta.js";
 import { append, type ProtobufReader, readFirstString, setNonEmpty } from "./protobuf-reader.js";
 
 // A core/v1 Pod read from protobuf straight into its projection: the fields of the `Pod` type,
 // which are all any watcher reads (see object-projection.ts), as the JSON of the same pod gives
-// them. The rest (volumes, probes, resources, conditions, container statuses: most of a real
-// pod's bytes) is skipped by length, never decoded. Field tags are (number << 3) | wire type,
-// from k8s.io/api's core/v1 generated.proto.
+// them. The rest (volumes, probes, resources, conditions, container statuses: most of a real pod's
+// bytes) is skipped by length, never decoded. Field tags are (number << 3) | wire type, from
+// k8s.io/api's core/v1 generated.proto. Objects start as `{}`, filled field by field: see `append`
+// in protobuf-reader.ts for why.
 
 type PodSpec = NonNullable<Pod["spec"]>;
 type PodStatus = NonNullable<Pod["status"]>;
 
 export function readPod(r: ProtobufReader): Pod {
   // Spec and status are structs in Go: their JSON is there even when empty.
-  const pod: Pod = { apiVersion: "v1", kind: "Pod", metadata: { name: "" }, spec: {}, status: {} };
+  const pod = {} as Pod;
+  pod.apiVersion = "v1";
+  pod.kind = "Pod";
+  pod.metadata = emptyObjectMeta();
+  pod.spec = {};
+  pod.status = {};
   while (!r.done) {
     const tag = r.varint();
     if (tag === 10) pod.metadata = readObjectMeta(r.message());
@@ -62,7 +68,8 @@ function readPodSpec(r: ProtobufReader): PodSpec {
 
 function readContainer(r: ProtobufReader): Container {
   // `name` has no omitempty; ports and env do.
-  const container: Container = { name: "" };
+  const container = {} as Container;
+  container.name = "";
   while (!r.done) {
     const tag = r.varint();
     if (tag === 10) container.name = r.string();
@@ -74,7 +81,8 @@ function readContainer(r: ProtobufReader): Container {
 }
 
 function readContainerPort(r: ProtobufReader): ContainerPort {
-  const port: ContainerPort = { containerPort: 0 };
+  const port = {} as ContainerPort;
+  port.containerPort = 0;
   while (!r.done) {
     const tag = r.varint();
     switch (tag) {
@@ -105,7 +113,8 @@ function readContainerPort(r: ProtobufReader): ContainerPort {
 
 /** Only literal values are read (the proxy's listen addresses); `valueFrom` is skipped. */
 function readEnvVar(r: ProtobufReader): { name: string; value?: string } {
-  const env: { name: string; value?: string } = { name: "" };
+  const env = {} as { name: string; value?: string };
+  env.name = "";
   while (!r.done) {
     const tag = r.varint();
     if (tag === 10) env.name = r.string();
@@ -130,14 +139,20 @@ function readPodStatus(r: ProtobufReader): PodStatus {
         setNonEmpty(status, "podIP", r.string());
         break;
       case 98: // 12 podIPs
-        status.podIPs = append(status.podIPs, { ip: readFirstString(r.message()) });
+        status.podIPs = append(status.podIPs, ipOf(readFirstString(r.message())));
         break;
       case 130: // 16 hostIPs
-        status.hostIPs = append(status.hostIPs, { ip: readFirstString(r.message()) });
+        status.hostIPs = append(status.hostIPs, ipOf(readFirstString(r.message())));
         break;
       default:
         r.skip(tag);
     }
   }
   return status;
+}
+
+function ipOf(ip: string): { ip: string } {
+  const entry = {} as { ip: string };
+  entry.ip = ip;
+  return entry;
 }

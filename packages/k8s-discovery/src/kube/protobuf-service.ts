@@ -1,17 +1,22 @@
 import type { Service, ServicePort } from "@destination/core";
-import { readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
+import { emptyObjectMeta, readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
 import { append, type ProtobufReader, setNonEmpty } from "./protobuf-reader.js";
 
 // A core/v1 Service read from protobuf straight into its projection: the fields of the `Service`
 // type (see object-projection.ts), as the JSON of the same Service gives them. Status, session
 // affinity, external IPs and the load-balancer settings are skipped by length. Field tags are
-// (number << 3) | wire type, from k8s.io/api's core/v1 generated.proto.
+// (number << 3) | wire type, from k8s.io/api's core/v1 generated.proto. Objects start as `{}`,
+// filled field by field: see `append` in protobuf-reader.ts for why.
 
 type ServiceSpec = NonNullable<Service["spec"]>;
 
 export function readService(r: ProtobufReader): Service {
   // The spec is a struct in Go: its JSON is there even when empty.
-  const svc: Service = { apiVersion: "v1", kind: "Service", metadata: { name: "" }, spec: {} };
+  const svc = {} as Service;
+  svc.apiVersion = "v1";
+  svc.kind = "Service";
+  svc.metadata = emptyObjectMeta();
+  svc.spec = {};
   while (!r.done) {
     const tag = r.varint();
     if (tag === 10) svc.metadata = readObjectMeta(r.message());
@@ -62,7 +67,9 @@ function readServiceSpec(r: ProtobufReader): ServiceSpec {
 function readServicePort(r: ProtobufReader): ServicePort {
   // `port` has no omitempty; `targetPort` is a struct, which omitempty never leaves out, and
   // its zero value is the number 0.
-  const port: ServicePort = { port: 0, targetPort: 0 };
+  const port = {} as ServicePort;
+  port.port = 0;
+  port.targetPort = 0;
   while (!r.done) {
     const tag = r.varint();
     switch (tag) {
