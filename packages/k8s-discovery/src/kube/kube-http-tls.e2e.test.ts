@@ -1,21 +1,16 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadKubeConfig } from "./kube-config.js";
+import { afterThisTest, tempDir } from "./kube-config-test-support.js";
 import { KubeHttpClient } from "./kube-http.js";
 
 // An HTTPS server that asks for a client certificate and answers with its subject's CN; it
 // closes every connection after its answer, so each request makes a new TLS connection.
-
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
 
 /** A self-signed P-256 certificate for `cn` (also valid for 127.0.0.1), made with openssl. */
 function selfSigned(dir: string, cn: string): { cert: string; key: string } {
@@ -48,8 +43,7 @@ function selfSigned(dir: string, cn: string): { cert: string; key: string } {
 
 describe("KubeHttpClient over TLS", () => {
   it("presents a client certificate rotated on disk from the next connection on", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "kube-http-tls-"));
-    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = tempDir();
     const serving = selfSigned(dir, "server");
     const first = selfSigned(dir, "first");
     const second = selfSigned(dir, "second");
@@ -68,7 +62,7 @@ describe("KubeHttpClient over TLS", () => {
       },
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    cleanup.push(() => new Promise((resolve) => server.close(resolve)));
+    afterThisTest(() => new Promise((resolve) => server.close(resolve)));
     const { port } = server.address() as AddressInfo;
     const files = {
       ca: join(dir, "ca.pem"),
