@@ -41,5 +41,10 @@ function samePem(a: Pem, b: Pem): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => samePem(item, b[i]));
   }
-  return Buffer.from(a).equals(Buffer.from(b));
+  // The kubeconfig's files and data arrive as Buffers: compared as they are, not copied.
+  return bytesOf(a).equals(bytesOf(b));
+}
+
+function bytesOf(pem: string | Buffer): Buffer {
+  return typeof pem === "string" ? Buffer.from(pem) : pem;
 }
