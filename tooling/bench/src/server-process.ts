@@ -159,6 +159,20 @@ export function mainThreadCpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
+/**
+ * How long the process's first thread was ready to run but waiting for a core, in ms (the second
+ * field of its `schedstat`); undefined where the kernel keeps no such account.
+ */
+export function mainThreadRunQueueWaitMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ");
+    const waitNs = Number(fields[1]);
+    return Number.isFinite(waitNs) ? waitNs / 1e6 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function statCpuMs(path: string): number {
   const stat = readFileSync(path, "utf8");
   // Fields after the command name, which is in parentheses and may hold spaces.

@@ -31,8 +31,14 @@ import {
   slice,
 } from "../fixtures.js";
 import { inParallel, KubeWriter } from "../kube-writer.js";
+import { machineBusyPercentSince, machineCpu } from "../machine-cpu.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
-import { type ServerKind, startServerProcess } from "../server-process.js";
+import {
+  mainThreadCpuMs,
+  mainThreadRunQueueWaitMs,
+  type ServerKind,
+  startServerProcess,
+} from "../server-process.js";
 import { nowMs, summarize } from "../stats.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 
@@ -44,6 +50,15 @@ interface Pass {
   idleRssMb: number;
   coldMs: number;
   coldCpuMs: number;
+  /** The cold storm: when the first stream was served, which is mostly the client's own setup. */
+  coldFirstMs: number;
+  /** The cold storm: the bench client's CPU (it runs on the same cores as the server). */
+  coldClientCpuMs: number;
+  /** The cold storm: the server's first thread, running and waiting for a core. */
+  coldMainThreadCpuMs: number;
+  coldMainThreadWaitMs: number | undefined;
+  /** The cold storm: the share of the machine's CPU that was busy. */
+  coldMachineBusyPercent: number;
   rssBeforeChurnMb: number;
   churnRssMb: number;
   churnCpuMs: number;
@@ -89,7 +104,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
         });
         passes.get(kind)?.push(measured);
         ctx.log(
-          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
+          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms (first ${measured.coldFirstMs.toFixed(0)}, first thread ${measured.coldMainThreadCpuMs.toFixed(0)} + waiting ${measured.coldMainThreadWaitMs?.toFixed(0) ?? "?"}, client ${measured.coldClientCpuMs.toFixed(0)}, machine ${measured.coldMachineBusyPercent.toFixed(0)}% busy), churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
         );
       }
     }
@@ -193,11 +208,25 @@ async function onePass(
         nodeName: nodeName(s),
       }));
       const coldCpu0 = server.cpuMs();
+      const main0 = mainThreadCpuMs(server.pid);
+      const wait0 = mainThreadRunQueueWaitMs(server.pid);
+      const machine0 = machineCpu();
+      const client0 = process.cpuUsage();
       const t0 = nowMs();
       const group = new StreamGroup(pool, specs);
-      const { lastMs } = await group.waitFor(1, 120_000);
+      const { firstMs, lastMs } = await group.waitFor(1, 120_000);
       const coldMs = lastMs - t0;
       const coldCpuMs = server.cpuMs() - coldCpu0;
+      const client = process.cpuUsage(client0);
+      const wait1 = mainThreadRunQueueWaitMs(server.pid);
+      const storm = {
+        coldFirstMs: firstMs - t0,
+        coldClientCpuMs: (client.user + client.system) / 1000,
+        coldMainThreadCpuMs: mainThreadCpuMs(server.pid) - main0,
+        coldMainThreadWaitMs:
+          wait0 === undefined || wait1 === undefined ? undefined : wait1 - wait0,
+        coldMachineBusyPercent: machineBusyPercentSince(machine0),
+      };
       const rssBeforeChurnMb = server.rssMb();
       ctx.log(`cluster ${kind}: churning ${p.churnSeconds} s`);
       const cpu0 = server.cpuMs();
@@ -215,6 +244,7 @@ async function onePass(
         idleRssMb,
         coldMs,
         coldCpuMs,
+        ...storm,
         rssBeforeChurnMb,
         churnRssMb: server.rssMb(),
         churnCpuMs,
@@ -302,6 +332,7 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
             ),
           }
         : {}),
+      extra: stormExtra(list),
     });
     out.push({
       name: "churn-rss",
@@ -328,4 +359,21 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
     });
   }
   return out;
+}
+
+/**
+ * Where a cold storm's time went: the first stream served (before it, the client is still
+ * opening its streams), the server's first thread running and waiting for a core, the bench
+ * client's own CPU and how busy the machine was. On a machine of few cores the storm is a
+ * contest for CPU among the client, the server's first thread and its helper threads.
+ */
+function stormExtra(list: readonly Pass[]): Record<string, ParamValue> {
+  const waits = list.map((x) => x.coldMainThreadWaitMs).filter((w) => w !== undefined);
+  return {
+    first_ms: median(list.map((x) => x.coldFirstMs)),
+    first_thread_cpu_ms: median(list.map((x) => x.coldMainThreadCpuMs)),
+    ...(waits.length === list.length ? { first_thread_wait_ms: median(waits) } : {}),
+    client_cpu_ms: median(list.map((x) => x.coldClientCpuMs)),
+    machine_busy_pct: median(list.map((x) => x.coldMachineBusyPercent)),
+  };
 }
