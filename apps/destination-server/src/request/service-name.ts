@@ -20,9 +20,10 @@ export class ServiceNameError extends Error {
  */
 export function parseServiceName(host: string, clusterDomain: string): ServiceName {
   const labels = host.split(".");
-  const suffix = ["svc", ...clusterDomain.split(".")];
+  const suffix = suffixLabels(clusterDomain);
   const offset = labels.length - suffix.length;
-  const matches = offset >= 0 && suffix.every((label, i) => labels[offset + i] === label);
+  let matches = offset >= 0;
+  for (let i = 0; matches && i < suffix.length; i++) matches = labels[offset + i] === suffix[i];
   if (!matches) {
     throw new ServiceNameError(`name ${host} does not match cluster domain ${clusterDomain}`);
   }
@@ -33,4 +34,14 @@ export function parseServiceName(host: string, clusterDomain: string): ServiceNa
     return { instance: labels[0] ?? "", name: labels[1] ?? "", namespace: labels[2] ?? "" };
   }
   throw new ServiceNameError(`invalid k8s service ${host}`);
+}
+
+/** `svc` and the domain's labels. A server has one cluster domain: the last one is kept. */
+let lastSuffix: { readonly domain: string; readonly labels: readonly string[] } | undefined;
+
+function suffixLabels(clusterDomain: string): readonly string[] {
+  if (lastSuffix?.domain !== clusterDomain) {
+    lastSuffix = { domain: clusterDomain, labels: ["svc", ...clusterDomain.split(".")] };
+  }
+  return lastSuffix.labels;
 }
