@@ -9,8 +9,12 @@ import type { Address, AddressId, AddressSet, AddressSetEntry } from "@destinati
  * (or pass parts of an entry already frozen), and a cold subscription builds thousands.
  */
 export function frozenEntry(id: AddressId, address: Address): AddressSetEntry {
-  for (const zone of address.forZones) Object.freeze(zone);
-  Object.freeze(address.forZones);
+  // Most endpoints have no hints and share one frozen empty list: nothing to walk.
+  const zones = address.forZones;
+  if (zones.length > 0) {
+    for (let i = 0; i < zones.length; i++) Object.freeze(zones[i]);
+    Object.freeze(zones);
+  }
   return Object.freeze({ id: Object.freeze(id), address: Object.freeze(address) });
 }
 

@@ -66,7 +66,11 @@ export function sliceAddresses(
     entries.set(addressIdKey(id), frozenEntry(id, newAddress(entry)));
   };
 
-  for (const ep of slice.endpoints ?? []) {
+  // Index loops rather than for-of: a first Get runs this before the JIT has optimised it,
+  // and there an array iterator allocates its own object and one result per element.
+  const endpoints = slice.endpoints ?? [];
+  for (let e = 0; e < endpoints.length; e++) {
+    const ep = endpoints[e];
     if (ep == null || ep.conditions?.ready === false) continue;
     const ref = ep.targetRef;
     const forZones = hintedZones(ep);
@@ -114,7 +118,8 @@ export function sliceAddresses(
       // One ID per pod and family; several addresses of one endpoint collapse (last wins).
       const id: AddressId = { namespace: podNamespace, name: pod.metadata.name, ipFamily: family };
       const key = addressIdKey(id);
-      for (const ip of ips) {
+      for (let i = 0; i < ips.length; i++) {
+        const ip = ips[i] as string;
         // The hot case, built whole: `newAddress` merges by spreading, and with its field order
         // so that every address has one shape.
         const address: Address = {

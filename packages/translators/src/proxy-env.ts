@@ -9,6 +9,8 @@ const CONTROL_LISTEN_ADDR = "LINKERD2_PROXY_CONTROL_LISTEN_ADDR";
 const META_PORT_NAMES = [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR];
 const INBOUND_PORT_NAMES = [INBOUND_LISTEN_ADDR];
 const DIGITS = /^[0-9]+$/;
+/** A port not (yet) read: real ports are 0 to 65535. */
+const MISSING = -1;
 
 // The same few values (`0.0.0.0:4143`, …) are in every pod's proxy env: each is parsed once.
 // A failure is kept as its reason. Cleared when full, so odd values cannot make it grow.
@@ -73,9 +75,12 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
   if (proxy === undefined) {
     throw new TranslationError(`pod has no ${PROXY_CONTAINER} container to read ${names} from`);
   }
-  // Plain loops and an array by position: this runs for every pod a first Get translates.
-  const ports: number[] = [];
-  for (const env of proxy.env ?? []) {
+  // Plain loops and an array by position, sized up front (a growing empty array reserves room
+  // for 17): this runs for every address a first Get translates.
+  const ports = new Array<number>(names.length).fill(MISSING);
+  const envs = proxy.env ?? [];
+  for (let i = 0; i < envs.length; i++) {
+    const env = envs[i] as { name: string; value?: string };
     const at = names.indexOf(env.name);
     if (at === -1) continue;
     const value = env.value ?? "";
@@ -89,8 +94,8 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
     }
   }
   for (let i = 0; i < names.length; i++) {
-    if (ports[i] === undefined) {
-      const missing = names.filter((_, at) => ports[at] === undefined);
+    if (ports[i] === MISSING) {
+      const missing = names.filter((_, at) => ports[at] === MISSING);
       throw new TranslationError(`${PROXY_CONTAINER} container lacks env ${missing.join(", ")}`);
     }
   }
@@ -99,7 +104,10 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
 
 function proxyContainerOf(containers: readonly Container[] | null | undefined) {
   if (!containers) return undefined;
-  for (const container of containers) if (container.name === PROXY_CONTAINER) return container;
+  for (let i = 0; i < containers.length; i++) {
+    const container = containers[i] as Container;
+    if (container.name === PROXY_CONTAINER) return container;
+  }
   return undefined;
 }
 
