@@ -336,13 +336,13 @@ function protocolHintSize(hint: ProtocolHint): number {
  * `Object.keys` nor a lookup per key again.
  */
 function stringMapSize(map: { [key: string]: string }): number {
-  // for-in rather than Object.keys: the same own keys in the same order (map fields are plain
-  // objects), without an array of them per address.
-  const countAt = slot();
-  let count = 0;
+  const keys = Object.keys(map);
+  const count = keys.length;
+  if (recorded === sizes.length) grow();
+  sizes[recorded++] = count;
   let size = 0;
-  for (const key in map) {
-    count++;
+  for (let i = 0; i < count; i++) {
+    const key = keys[i] as string;
     const value = map[key] as string;
     const at = slot();
     const entry = stringSize(key) + stringSize(value);
@@ -351,7 +351,6 @@ function stringMapSize(map: { [key: string]: string }): number {
     texts[textsRecorded++] = key;
     texts[textsRecorded++] = value;
   }
-  sizes[countAt] = count;
   return size;
 }
 
