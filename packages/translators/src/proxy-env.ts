@@ -6,8 +6,8 @@ const PROXY_CONTAINER = "linkerd-proxy";
 const INBOUND_LISTEN_ADDR = "LINKERD2_PROXY_INBOUND_LISTEN_ADDR";
 const ADMIN_LISTEN_ADDR = "LINKERD2_PROXY_ADMIN_LISTEN_ADDR";
 const CONTROL_LISTEN_ADDR = "LINKERD2_PROXY_CONTROL_LISTEN_ADDR";
-const META_PORT_NAMES = [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR];
-const INBOUND_PORT_NAMES = [INBOUND_LISTEN_ADDR];
+const META_PORT_NAMES = [ADMIN_LISTEN_ADDR, CONTROL_LISTEN_ADDR] as const;
+const INBOUND_PORT_NAMES = [INBOUND_LISTEN_ADDR] as const;
 const DIGITS = /^[0-9]+$/;
 /** A port not (yet) read: real ports are 0 to 65535. */
 const MISSING = -1;
@@ -66,18 +66,24 @@ function parseListenPort(value: string): number {
 /**
  * Reads the ports of the named `ip:port` variables from the first `linkerd-proxy` container,
  * init containers first (native sidecars are init containers), in the order of `names`. Every
- * name must be present; where one is set twice the last counts.
+ * name must be present; where one is set twice the last counts. The result is only good until the
+ * next call.
  * @throws TranslationError
  */
-function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
+function proxyEnvPorts(
+  pod: Pod,
+  names: readonly [string] | readonly [string, string],
+): readonly number[] {
   const proxy =
     proxyContainerOf(pod.spec?.initContainers) ?? proxyContainerOf(pod.spec?.containers);
   if (proxy === undefined) {
     throw new TranslationError(`pod has no ${PROXY_CONTAINER} container to read ${names} from`);
   }
-  // Plain loops and an array by position, sized up front (a growing empty array reserves room
-  // for 17): this runs for every address a first Get translates.
-  const ports = new Array<number>(names.length).fill(MISSING);
+  // Plain loops, and one array reused for the result: this runs for every address a first Get
+  // translates, mostly before the JIT has optimised it, where a new array per call showed.
+  const ports = readPorts;
+  ports[0] = MISSING;
+  ports[1] = MISSING;
   const envs = proxy.env ?? [];
   for (let i = 0; i < envs.length; i++) {
     const env = envs[i] as { name: string; value?: string };
@@ -101,6 +107,9 @@ function proxyEnvPorts(pod: Pod, names: readonly string[]): number[] {
   }
   return ports;
 }
+
+/** Where `proxyEnvPorts` reads into; callers read it before calling again. */
+const readPorts: number[] = [MISSING, MISSING];
 
 function proxyContainerOf(containers: readonly Container[] | null | undefined) {
   if (!containers) return undefined;
