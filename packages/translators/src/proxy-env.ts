@@ -86,7 +86,7 @@ function proxyEnvPorts(
   ports[1] = MISSING;
   const envs = proxy.env ?? [];
   for (let i = 0; i < envs.length; i++) {
-    const env = envs[i] as { name: string; value?: string };
+    const env = envs[i] as NonNullable<Container["env"]>[number];
     const at = names.indexOf(env.name);
     if (at === -1) continue;
     const value = env.value ?? "";
