@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
-import { registerCacheSizeMetrics, secretSourceOf } from "@destination/k8s-discovery";
+import { type Cluster, registerCacheSizeMetrics, secretSourceOf } from "@destination/k8s-discovery";
 import {
   ClusterStore,
   FederatedServices,
@@ -16,6 +16,7 @@ import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
 import type { DestinationContext } from "./grpc/destination-context.js";
 import { handleGet } from "./grpc/get-handler.js";
+import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { handleGetProfile } from "./grpc/get-profile-handler.js";
 import {
   type DestinationHandlers,
@@ -73,6 +74,7 @@ function resolveOptions(options: DestinationServerOptions): ResolvedServerOption
     keepalivePermitWithoutCalls: options.keepalivePermitWithoutCalls ?? true,
     maxConcurrentStreams: options.maxConcurrentStreams ?? 0,
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+    warmUpServices: options.warmUpServices ?? 256,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     logger: options.logger ?? createServerLogger(),
     remoteClusterFactory: options.remoteClusterFactory,
@@ -91,6 +93,29 @@ function withTimeout<T>(
     timer = clock.setTimeout(() => reject(error()), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clock.clearTimeout(timer));
+}
+
+/**
+ * The warm-up is an optimisation: a failure in it is logged, and the server starts without it.
+ */
+function warmUpGetPath(
+  cluster: Cluster,
+  options: ResolvedServerOptions,
+  translatorConfig: EndpointTranslatorConfig,
+): void {
+  try {
+    const warmUp = warmGetPath(cluster, {
+      enableEndpointSlices: options.enableEndpointSlices,
+      enableIPv6: options.enableIpv6,
+      clusterDomain: options.clusterDomain,
+      translatorConfig,
+      services: options.warmUpServices,
+      clock: options.clock,
+    });
+    options.logger.info("get path warmed up", { services: warmUp.services, ms: warmUp.ms });
+  } catch (err) {
+    options.logger.warn("get path warm-up failed; starting without it", { error: err });
+  }
 }
 
 /**
@@ -217,6 +242,7 @@ export async function startDestinationServer(
       extEndpointZoneWeights: options.extEndpointZoneWeights,
       defaultOpaquePorts: options.defaultOpaquePorts,
     };
+    warmUpGetPath(cluster, options, translatorConfig);
     const streams = new OpenStreams();
     const ctx: DestinationContext = {
       cluster,

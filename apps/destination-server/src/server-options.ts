@@ -37,6 +37,11 @@ export interface DestinationServerOptions {
   readonly cacheSyncTimeoutMs?: number;
   /** Default 10 s. */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * How many Services a start runs through the Get path before ready (README "Warm-up before
+   * ready"). Default 256; 0 skips the warm-up.
+   */
+  readonly warmUpServices?: number;
   readonly logger?: ServerLogger;
   /**
    * How a linked remote cluster is reached from its Secret's kubeconfig (README "Cluster

@@ -1,0 +1,64 @@
+import { MemoryCluster } from "@destination/k8s-discovery";
+import { describe, expect, it } from "vitest";
+import { get, pod, service, slice } from "../src/testing/index.js";
+import { serverPerTest } from "./support/server-per-test.js";
+import type { TestServer } from "./support/test-server.js";
+
+const NS = "emojivoto";
+
+/** web-svc and voting-svc, each with one ready endpoint on its own pod. */
+function twoServices(): MemoryCluster {
+  const cluster = new MemoryCluster();
+  for (const [name, ip] of [
+    ["web", "10.244.1.10"],
+    ["voting", "10.244.1.11"],
+  ] as const) {
+    cluster.apply(service(NS, `${name}-svc`, [{ name: "http", port: 80, targetPort: 8080 }]));
+    cluster.apply(pod({ namespace: NS, name: `${name}-0`, ip, ports: [["http", 8080]] }));
+    cluster.apply(
+      slice(
+        NS,
+        `${name}-svc-1`,
+        `${name}-svc`,
+        [{ name: "http", port: 8080 }],
+        [{ ip, pod: `${name}-0` }],
+      ),
+    );
+  }
+  return cluster;
+}
+
+function warmUpLines(server: TestServer): Record<string, unknown>[] {
+  return server.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => String(entry.msg).includes("warm"));
+}
+
+const startServer = serverPerTest();
+
+describe("warm-up before ready", () => {
+  it("leaves no publisher, series or log line of its own, and the first Get gets the whole set", async () => {
+    const cluster = twoServices();
+    const server = await startServer({ cluster });
+
+    expect(warmUpLines(server)).toEqual([
+      expect.objectContaining({ level: "info", msg: "get path warmed up", services: 2 }),
+    ]);
+    const metrics = (await server.admin("/metrics")).body;
+    expect(await server.metric("endpoints_publishers")).toBe(0);
+    expect(metrics).not.toMatch(/^endpoints_(subscribers|updates|pods|exists)\{/m);
+
+    const stream = get(server.client, `web-svc.${NS}.svc.cluster.local:80`);
+    const first = (await stream.next()) as { add: { addrs: { metricLabels: object }[] } };
+    expect(first.add.addrs).toHaveLength(1);
+    expect(first.add.addrs[0]?.metricLabels).toMatchObject({ pod: "web-0" });
+    expect(await server.metric("endpoints_publishers")).toBe(1);
+  });
+
+  it("is skipped with warmUpServices 0", async () => {
+    const server = await startServer({ cluster: twoServices(), warmUpServices: 0 });
+    expect(warmUpLines(server)).toEqual([
+      expect.objectContaining({ msg: "get path warmed up", services: 0 }),
+    ]);
+  });
+});
