@@ -37,7 +37,7 @@ function warmUpLines(server: TestServer): Record<string, unknown>[] {
 const startServer = serverPerTest();
 
 describe("warm-up before ready", () => {
-  it("leaves no publisher, series or log line of its own, and the first Get gets the whole set", async () => {
+  it("leaves no publisher or series behind, logs one line, and the first Get gets the whole set", async () => {
     const cluster = twoServices();
     const server = await startServer({ cluster });
 
