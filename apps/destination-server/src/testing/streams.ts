@@ -2,6 +2,8 @@
 // tests compare messages with literals. Shared by apps/destination-server/test (in-memory and
 // manifest clusters) and tooling/integration (a real API server, whose changes arrive
 // asynchronously: hence the bound on `next`).
+
+import { isDeepStrictEqual } from "node:util";
 import {
   create,
   type DescMessage,
@@ -77,6 +79,20 @@ export class StreamRecorder<Desc extends DescMessage> {
     const message = this.received[this.#read] as JsonValue;
     this.#read += 1;
     return message;
+  }
+
+  /**
+   * The next message that is none of `earlier`: states the stream may still show first because
+   * the server answers with what it knows when the request arrives, before a change the test has
+   * just written reaches it (e.g. the default profile before an applied ServiceProfile). Only
+   * messages equal to one of `earlier` are passed over, so anything else is still asserted.
+   */
+  async nextAfter(earlier: readonly JsonValue[], timeoutMs = 30_000): Promise<JsonValue> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const message = await this.next(Math.max(1, deadline - Date.now()));
+      if (!earlier.some((state) => isDeepStrictEqual(state, message))) return message;
+    }
   }
 
   /** Messages received but not read yet. */
