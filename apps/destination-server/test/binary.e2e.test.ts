@@ -2,8 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DestinationClient } from "@destination/proto/client";
+import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VERSION } from "../src/index.js";
 import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
@@ -183,9 +184,7 @@ describe("the destination-server binary", () => {
       badToken.cancel();
       await folder.writeText("broken.yaml", "kind: [\n\u0000\u00ff");
       await folder.write("typed.yaml", service("ns", "db", [{ port: "5432" as never }]));
-      await vi.waitFor(() => expect(server.logs()).toContain("invalid Service ns/db"), {
-        timeout: 5000,
-      });
+      await eventually(() => expect(server.logs()).toContain("invalid Service ns/db"));
       expect(server.logs()).not.toContain("invariant failure");
       expect(stream.ended).toBeUndefined();
 

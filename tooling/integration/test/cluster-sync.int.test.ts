@@ -7,7 +7,8 @@
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { EventRecorder } from "@destination/k8s-discovery/testing";
 import { get, ipv4, job, node, pod, replicaSet, service, slice } from "@destination/server/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eventually } from "@destination/vitest-config/eventually";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeClusterHarness } from "../src/cluster-harness.js";
 import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";
 import { startServer } from "../src/server.js";
@@ -134,13 +135,13 @@ describe("kinds without objects (real kube-apiserver)", () => {
         // A later write, so that resuming the watch fails with 410 Gone.
         await harness.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-b" }));
       });
-      await vi.waitFor(
+      await eventually(
         () =>
           expect(recorder.summary(from)).toEqual([
             "delete Job batch/report-1",
             "update Node node-a",
           ]),
-        { timeout: 15_000, interval: 50 },
+        { timeoutMs: 15_000 },
       );
       expect(harness.cluster.jobs.list()).toEqual([]);
     } finally {

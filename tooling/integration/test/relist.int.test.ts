@@ -17,7 +17,8 @@ import {
   sleep,
   slice,
 } from "@destination/server/testing";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { eventually } from "@destination/vitest-config/eventually";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import {
   type ClusterHarness,
@@ -218,9 +219,8 @@ describe("relist after 410 Gone (real kube-apiserver)", () => {
         `update Service ${NS}/web`,
         `update ServiceProfile ${NS}/${fqn("web")}`,
       ].sort();
-      await vi.waitFor(() => expect(recorder.summary(from)).toEqual(expected), {
-        timeout: 30_000,
-        interval: 50,
+      await eventually(() => expect(recorder.summary(from)).toEqual(expected), {
+        timeoutMs: 30_000,
       });
       // Nothing more arrives: no second relist, no replayed or synthetic event.
       await sleep(3000);
@@ -302,7 +302,7 @@ describe("a watch that cannot resume (real kube-apiserver)", () => {
       await harness.cluster.whenSynced();
       // Move the Job loop's position to a known version M.
       await harness.apply({ ...job(NS, "report-1", { touched: "yes" }) });
-      await vi.waitFor(() =>
+      await eventually(() =>
         expect(harness.cluster.jobs.get(NS, "report-1")?.metadata.labels?.touched).toBe("yes"),
       );
       const m = Number(harness.cluster.jobs.get(NS, "report-1")?.metadata.resourceVersion);
@@ -318,9 +318,9 @@ describe("a watch that cannot resume (real kube-apiserver)", () => {
       } finally {
         harness.proxy.restore();
       }
-      await vi.waitFor(
+      await eventually(
         () => expect(recorder.summary(from)).toEqual([`delete Job ${NS}/report-1`]),
-        { timeout: 20_000, interval: 50 },
+        { timeoutMs: 20_000 },
       );
     } finally {
       await harness.close();

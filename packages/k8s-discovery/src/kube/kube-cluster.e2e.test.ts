@@ -1,5 +1,6 @@
 import type { KubeObject, Logger, Pod } from "@destination/core";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { eventually } from "@destination/vitest-config/eventually";
+import { afterEach, describe, expect, it } from "vitest";
 import type { ClusterMetrics } from "../cluster-metrics.js";
 import { MemoryCache } from "../memory/memory-cache.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
@@ -13,8 +14,6 @@ const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
 });
-
-const eventually = (check: () => void) => vi.waitFor(check, { timeout: 5000, interval: 5 });
 
 function recordingLogger() {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock, Logger, Pod } from "@destination/core";
 import { InMemoryMetrics } from "@destination/core";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { eventually } from "@destination/vitest-config/eventually";
+import { afterEach, describe, expect, it } from "vitest";
 import { type ClusterMetrics, clusterMetrics } from "../cluster-metrics.js";
 import { EventRecorder } from "../testing/backend-suite.js";
 import { ManualClock } from "../testing/manual-clock.js";
@@ -74,7 +75,6 @@ async function started(
   return { cluster, events, logger };
 }
 
-const eventually = (check: () => void) => vi.waitFor(check, { timeout: 3000, interval: 5 });
 let markers = 0;
 /**
  * Proves that nothing more comes of the changes made so far: writes a marker manifest and waits

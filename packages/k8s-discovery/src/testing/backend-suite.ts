@@ -10,7 +10,11 @@ import {
   serviceProfile,
   slice,
 } from "@destination/core/testing";
-import { describe, expect, it, vi } from "vitest";
+import {
+  CONDITION_DEADLINE_MS,
+  eventually as waitUntil,
+} from "@destination/vitest-config/eventually";
+import { describe, expect, it } from "vitest";
 import { keyOf } from "../cache.js";
 import type { Cluster } from "../cluster.js";
 import { clusterCache } from "../cluster-cache.js";
@@ -212,8 +216,8 @@ export function describeBackendSuite(
   makeHarness: BackendHarnessFactory,
   options: BackendSuiteOptions = {},
 ): void {
-  const timeout = options.eventTimeoutMs ?? 5000;
-  const eventually = (check: () => void) => vi.waitFor(check, { timeout, interval: 10 });
+  const timeoutMs = options.eventTimeoutMs ?? CONDITION_DEADLINE_MS;
+  const eventually = (check: () => void) => waitUntil(check, { timeoutMs });
   /**
    * Proves that no further event comes of the changes made so far to these kinds: creates a
    * marker object of each and waits for its add. A backend delivers the changes of one kind in
