@@ -35,7 +35,7 @@ export class NetworkNamespace {
 
   /**
    * Makes the namespace with `lo` up, the whole of NAMESPACE_LOCAL_RANGE local to it, and a nat
-   * rule, which turns on connection tracking there: the proxy reads every accepted
+   * rule (a counter), which turns on connection tracking there: the proxy reads every accepted
    * connection's original destination (SO_ORIGINAL_DST) from conntrack.
    */
   static create(prefix = "pe2e"): NetworkNamespace {
@@ -44,20 +44,9 @@ export class NetworkNamespace {
     try {
       ns.exec("ip", ["link", "set", "lo", "up"]);
       ns.exec("ip", ["route", "add", "local", NAMESPACE_LOCAL_RANGE, "dev", "lo"]);
-      ns.iptables(
-        "-t",
-        "nat",
-        "-A",
-        "OUTPUT",
-        "-p",
-        "tcp",
-        "-m",
-        "conntrack",
-        "--ctstate",
-        "NEW",
-        "-j",
-        "RETURN",
-      );
+      // A conntrack match with no target: it only counts, but loading the match turns on
+      // connection tracking in the namespace (a bare nat chain does not).
+      ns.iptables("-t", "nat", "-A", "OUTPUT", "-p", "tcp", "-m", "conntrack", "--ctstate", "NEW");
     } catch (err) {
       void ns.delete();
       throw err;
