@@ -22,5 +22,14 @@ if (bin === undefined || bin === "") {
   );
   process.exit(0);
 }
-const run = spawnSync("pnpm", ["test:proxy"], { stdio: "inherit" });
+// The pnpm running `pnpm test` (CI runs it through npx, so `pnpm` need not be on PATH).
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the package manager, not an input
+const pnpm = process.env.npm_execpath;
+const [cmd, args] =
+  pnpm === undefined || pnpm === ""
+    ? ["pnpm", []]
+    : /\.[cm]?js$/.test(pnpm)
+      ? [process.execPath, [pnpm]]
+      : [pnpm, []];
+const run = spawnSync(cmd, [...args, "test:proxy"], { stdio: "inherit" });
 process.exit(run.status ?? 1);
