@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON reports (unit, e2e, integration) into one closing line, so a
+// Sums every package's vitest JSON reports (unit, e2e, integration, proxy) into one closing line, so a
 // run of the whole workspace ends with the count of tests that ran, per package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ for (const group of ["packages", "apps", "tooling"]) {
     for (const [file, suffix] of [
       [".vitest-report.json", ""],
       [".vitest-e2e-report.json", " (e2e)"],
+      [".vitest-proxy-report.json", " (proxy)"],
     ]) {
       const report = join(dir, name, file);
       if (!existsSync(report)) continue;

@@ -15,7 +15,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffFileDescriptorSets } from "./descriptor-diff.js";
 import { file_destination } from "./gen/destination_pb.js";
+import { file_google_protobuf_timestamp_timestamp } from "./gen/google/protobuf/timestamp/timestamp_pb.js";
 import { file_http_types } from "./gen/http_types_pb.js";
+import { file_identity } from "./gen/identity_pb.js";
 import { file_meta } from "./gen/meta_pb.js";
 import { file_net } from "./gen/net_pb.js";
 
@@ -26,6 +28,8 @@ const FILES = [
   "meta.proto",
   "http_types.proto",
   "google/protobuf/duration.proto",
+  "identity.proto",
+  "google/protobuf/timestamp/timestamp.proto",
 ];
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 const buf = join(pkgDir, "node_modules", ".bin", "buf");
@@ -101,7 +105,7 @@ describe.skipIf(!goAvailable)(`schema conformance with ${UPSTREAM_MODULE}`, () =
     if (workDir) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it("upstream compiles to exactly the five files we mirror", () => {
+  it("upstream compiles to exactly the seven files we mirror", () => {
     expect(upstream.map((f) => f.name).sort()).toEqual([...FILES].sort());
   });
 
@@ -116,6 +120,8 @@ describe.skipIf(!goAvailable)(`schema conformance with ${UPSTREAM_MODULE}`, () =
       file_net,
       file_meta,
       file_http_types,
+      file_identity,
+      file_google_protobuf_timestamp_timestamp,
       // protobuf-es's own Duration, which the generated code imports.
       file_google_protobuf_duration,
     ];

@@ -1,0 +1,112 @@
+// Scenario 1: the proxy balances a Service's endpoints as our server reports them, in ingress
+// mode (l5d-dst-override) and in sidecar mode (iptables REDIRECT of the ClusterIP range), on
+// the manifests backend and on a real kube-apiserver.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readyEndpoints } from "../src/balancer.js";
+import {
+  endpointSlice,
+  fqdn,
+  node,
+  pod,
+  podIdentity,
+  serviceProfile,
+} from "../src/cluster-objects.js";
+import { eventually } from "../src/eventually.js";
+import { CLIENT_PORTS, CLIENT_UID, WEB, webObjects, webPod } from "../src/fixtures.js";
+import { KubeBackend, SERVICE_CIDR } from "../src/kube-backend.js";
+import { type BackendChoice, Mesh } from "../src/mesh.js";
+import { TestPki } from "../src/test-pki.js";
+import { ingressSender, podOf, type Send, sidecarSender, spread } from "../src/traffic.js";
+
+let pki: TestPki;
+let mesh: Mesh | undefined;
+const kube = new KubeBackend();
+
+beforeAll(async () => {
+  pki = await TestPki.create();
+});
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
+  await mesh?.close();
+  mesh = undefined;
+});
+afterAll(() => kube.stop());
+
+async function backend(kind: BackendChoice["kind"]): Promise<BackendChoice> {
+  return kind === "manifests" ? { kind } : { kind, env: await kube.get() };
+}
+
+/** Starts the client proxy in `mode` and returns how to send requests to the web Service. */
+async function clientFor(m: Mesh, mode: "ingress" | "sidecar") {
+  const client = await m.startProxy({
+    name: "client",
+    identity: podIdentity("client"),
+    uid: CLIENT_UID,
+    ports: CLIENT_PORTS,
+    ingressMode: mode === "ingress",
+  });
+  let send: Send;
+  if (mode === "ingress") {
+    const socket = await m.agent.forward("client-outbound", "127.0.0.1", CLIENT_PORTS.outbound);
+    send = ingressSender(socket, fqdn(WEB.name, WEB.port));
+  } else {
+    m.ns.redirect(SERVICE_CIDR, CLIENT_PORTS.outbound, CLIENT_UID);
+    const socket = await m.agent.forward("web-clusterip", WEB.clusterIP, WEB.port);
+    send = sidecarSender(socket, fqdn(WEB.name, WEB.port));
+  }
+  return { client, send };
+}
+
+/** Sends one request at a time until every pod in `want` has answered one. */
+async function untilAnswered(send: Send, want: readonly string[]): Promise<void> {
+  const seen = new Set<string>();
+  await eventually(`answers from ${want.join(", ")}`, async () => {
+    const pod = podOf(await send());
+    if (pod) seen.add(pod.pod);
+    return want.every((p) => seen.has(p)) || undefined;
+  });
+}
+
+describe.each(["manifests", "kube-apiserver"] as const)("on the %s backend", (kind) => {
+  it.each(["ingress", "sidecar"] as const)(
+    "%s mode: traffic reaches every endpoint, leaves a removed one, reaches an added one",
+    async (mode) => {
+      mesh = await Mesh.create(pki, await backend(kind));
+      const pods = [1, 2, 3, 4].map((i) => webPod(i));
+      for (const p of pods) await mesh.agent.httpPod(p.name, p.ip, p.port);
+      const [p1, p2, p3, p4] = pods as [
+        (typeof pods)[0],
+        (typeof pods)[0],
+        (typeof pods)[0],
+        (typeof pods)[0],
+      ];
+      await mesh.apply(
+        node(),
+        ...webObjects([p1, p2, p3]),
+        // Sidecar mode balances over Get only for a Service with a profile (no policy controller).
+        ...(mode === "sidecar"
+          ? [serviceProfile(WEB.name, [{ name: "all", pathRegex: "/.*" }])]
+          : []),
+      );
+      await mesh.startServer();
+      const { client, send } = await clientFor(mesh, mode);
+
+      await untilAnswered(send, ["web-1", "web-2", "web-3"]);
+
+      // web-3 leaves the slice but keeps serving: only the proxy's discovery keeps it unused.
+      await mesh.apply(endpointSlice(WEB.name, WEB.targetPort, [p1, p2]));
+      await eventually("2 ready endpoints in the balancer", async () =>
+        (await readyEndpoints(client)) === 2 ? true : undefined,
+      );
+      // Every one of these is a 200 from a pod (spread checks); none may come from web-3. P2C
+      // picks by load, so the two that are left need not both answer 40 sequential requests.
+      const after = await spread(send, 40);
+      expect(after.get("web-3")).toBeUndefined();
+      expect([...after.values()].reduce((a, b) => a + b, 0)).toBe(40);
+
+      await mesh.apply(pod(p4), endpointSlice(WEB.name, WEB.targetPort, [p1, p2, p4]));
+      await untilAnswered(send, ["web-4"]);
+      expect(await readyEndpoints(client)).toBe(3);
+    },
+  );
+});
