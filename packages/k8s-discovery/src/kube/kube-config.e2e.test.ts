@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeApiServer, type RecordedRequest } from "./fake-api-server.js";
@@ -154,6 +156,51 @@ describe("kubeconfig through @kubernetes/client-node", () => {
     expect(server.requests.filter(isWatch).length).toBeGreaterThan(0);
     expect(new Set(server.requests.map((r) => r.authorization))).toEqual(
       new Set(["Bearer from-the-second-file"]),
+    );
+  });
+
+  it("goes through the cluster's proxy-url, with the credentials on each request", async () => {
+    const server = await fakeServer();
+    // A CONNECT proxy (client-node's proxy agents tunnel plain HTTP too): one tunnel per
+    // connection, to the address asked for.
+    const tunnels: string[] = [];
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on("connect", (req: http.IncomingMessage, client: Socket) => {
+      tunnels.push(req.url ?? "");
+      const [host, port] = (req.url ?? "").split(":");
+      const upstream = connect(Number(port), host, () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    afterThisTest(() => {
+      proxy.closeAllConnections();
+      return new Promise((resolve) => proxy.close(resolve));
+    });
+    const { port } = proxy.address() as AddressInfo;
+
+    await syncedCluster({
+      kubeconfigYaml: [
+        "current-context: a",
+        "clusters:",
+        `- name: c\n  cluster:\n    server: ${server.url}\n    insecure-skip-tls-verify: true\n    proxy-url: http://127.0.0.1:${port}`,
+        "users:",
+        "- name: u\n  user: {token: via-proxy}",
+        "contexts:",
+        "- name: a\n  context: {cluster: c, user: u}",
+      ].join("\n"),
+    });
+    expect(server.requests.filter(isWatch).length).toBeGreaterThan(0);
+    // client-node's agent is new at every request, so each request has a tunnel of its own
+    // (some opened for watches the server has not recorded yet).
+    expect(tunnels.length).toBeGreaterThanOrEqual(server.requests.length);
+    expect(new Set(tunnels)).toEqual(new Set([new URL(server.url).host]));
+    expect(new Set(server.requests.map((r) => r.authorization))).toEqual(
+      new Set(["Bearer via-proxy"]),
     );
   });
 });
