@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 /** Required by the bundle on first use rather than bundled (see the bundle's build below). */
-const LOADED_ON_DEMAND = ["@kubernetes/client-node", "@grpc/reflection", "@grpc/proto-loader"];
+const LOADED_ON_DEMAND = ["@grpc/reflection", "@grpc/proto-loader"];
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export default defineConfig([
@@ -19,7 +19,8 @@ export default defineConfig([
     // The binary's code in one file, dependencies included, so a start reads and compiles one
     // file instead of a few hundred modules. CommonJS, so `launch.ts` can run it as a script with
     // a V8 code cache (Node 20 has no code cache for ES modules). Left out: what is only ever
-    // loaded on demand (client-node for exec credentials, reflection at its first call).
+    // loaded on demand (reflection at its first call). client-node is bundled, tree-shaken to
+    // what its KubeConfig reaches: its index alone loads every generated API client.
     entry: { server: "src/main.ts" },
     format: ["cjs"],
     outExtension: () => ({ js: ".cjs" }),
@@ -33,8 +34,7 @@ export default defineConfig([
     sourcemap: true,
     splitting: false,
     // `import()` of what stays outside becomes `require()`: a script has no loader for import()
-    // (see src/launch/code-cached-script.ts). client-node is an ES module; Node >= 20.19
-    // require()s those.
+    // (see src/launch/code-cached-script.ts).
     esbuildOptions(options) {
       options.supported = { ...options.supported, "dynamic-import": false };
     },

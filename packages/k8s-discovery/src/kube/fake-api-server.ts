@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeObject } from "@destination/core";
 import { objectKey } from "../cache.js";
@@ -16,6 +17,8 @@ export interface RecordedRequest {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly accept: string;
+  /** The `Authorization` header, empty without one. */
+  readonly authorization: string;
 }
 
 export interface FakeApiServerOptions {
@@ -32,6 +35,8 @@ export interface FakeApiServerOptions {
    * response, `limit` ignored. Without it they page like any other list (no watch cache).
    */
   readonly watchCache?: boolean;
+  /** Serve HTTPS with this certificate (PEM), for in-cluster configs; plain HTTP without. */
+  readonly tls?: { readonly cert: string; readonly key: string };
   /** Called with each request before it is answered. */
   readonly onRequest?: (request: RecordedRequest) => void;
 }
@@ -70,7 +75,8 @@ export class FakeApiServer {
     this.#options = options;
     this.#served = new Set(options.served ?? (Object.keys(RESOURCE_KINDS) as ResourceKind[]));
     this.#denied = new Set(options.denied ?? []);
-    this.#server = createServer((req, res) => void this.#handle(req, res));
+    const handle = (req: IncomingMessage, res: ServerResponse) => void this.#handle(req, res);
+    this.#server = options.tls ? createTlsServer(options.tls, handle) : createServer(handle);
   }
 
   async start(): Promise<void> {
@@ -79,7 +85,7 @@ export class FakeApiServer {
 
   get url(): string {
     const { port } = this.#server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    return `${this.#options.tls ? "https" : "http"}://127.0.0.1:${port}`;
   }
 
   /** A kubeconfig document pointing at this server, with a second, unused context. */
@@ -244,6 +250,7 @@ export class FakeApiServer {
       path: url.pathname,
       query: url.searchParams,
       accept: String(req.headers.accept ?? ""),
+      authorization: req.headers.authorization ?? "",
     };
     this.requests.push(request);
     this.#options.onRequest?.(request);

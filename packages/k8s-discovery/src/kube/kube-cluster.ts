@@ -25,7 +25,10 @@ import { noopReflectorMetrics, Reflector, type WatchStore } from "./reflector.js
 export interface KubeClusterOptions extends KubeConfigSource {
   /** `--enable-endpoint-slices`: cache EndpointSlices, else Endpoints (never both). */
   readonly enableEndpointSlices: boolean;
-  /** An already loaded config; the `KubeConfigSource` options are then ignored. */
+  /**
+   * A `KubeConfig` of `@kubernetes/client-node`, loaded by the caller any way it allows; the
+   * `KubeConfigSource` options are then ignored.
+   */
   readonly kubeConfig?: KubeConfig;
   /** `local`, or a remote cluster's name (a metrics label). */
   readonly name?: string;

@@ -1,6 +1,7 @@
 // Shared by the kubeconfig tests (unit and e2e): temporary folders removed after each test, and
-// the HTTPS options a loaded kubeconfig produces.
-import { mkdtempSync, rmSync } from "node:fs";
+// the HTTPS options a loaded kubeconfig produces, certificates.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { RequestOptions } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,4 +30,33 @@ export async function applied(config: ReturnType<typeof loadKubeConfig>): Promis
   const options: RequestOptions = {};
   await config.applyToHTTPSOptions(options);
   return options;
+}
+
+/** A self-signed P-256 certificate for `cn` (also valid for 127.0.0.1), made with openssl. */
+export function selfSigned(dir: string, cn: string): { cert: string; key: string } {
+  const [cert, key] = [join(dir, `${cn}.crt`), join(dir, `${cn}.key`)];
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:P-256",
+      "-nodes",
+      "-subj",
+      `/CN=${cn}`,
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-days",
+      "1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
 }

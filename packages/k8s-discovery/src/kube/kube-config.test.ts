@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadKubeConfig } from "./kube-config.js";
+import { apiServerOf, loadKubeConfig } from "./kube-config.js";
 import { applied, tempDir } from "./kube-config-test-support.js";
 
 afterEach(() => {
@@ -23,8 +23,8 @@ describe("loadKubeConfig", () => {
         "- name: a\n  context:\n    cluster: c\n    user: u",
       ].join("\n"),
     });
-    expect(config.server).toBe("https://10.0.0.1:6443");
-    expect(config.context).toBe("a");
+    expect(apiServerOf(config)).toBe("https://10.0.0.1:6443");
+    expect(config.getCurrentContext()).toBe("a");
     const options = await applied(config);
     expect(String(options.ca)).toBe("CA");
     expect(String(options.cert)).toBe("CERT");
@@ -34,10 +34,9 @@ describe("loadKubeConfig", () => {
     expect(options.headers).toEqual({ Authorization: "Bearer t0k", "Impersonate-User": "someone" });
   });
 
-  it("resolves files relative to the kubeconfig and rereads a token file per request", async () => {
+  it("resolves the CA relative to the kubeconfig and rereads it per request", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "ca.crt"), "CA-FILE");
-    writeFileSync(join(dir, "token"), "first\n");
     writeFileSync(
       join(dir, "config"),
       [
@@ -45,23 +44,22 @@ describe("loadKubeConfig", () => {
         "clusters:",
         "- name: c\n  cluster:\n    server: https://h:1\n    certificate-authority: ca.crt",
         "users:",
-        "- name: u\n  user:\n    token-file: token",
+        "- name: u\n  user:\n    token: t",
         "contexts:",
         "- name: a\n  context: {cluster: c, user: u}",
       ].join("\n"),
     );
     const config = loadKubeConfig({ kubeconfigPath: join(dir, "config") });
     expect(String((await applied(config)).ca)).toBe("CA-FILE");
-    expect((await applied(config)).headers).toEqual({ Authorization: "Bearer first" });
-    writeFileSync(join(dir, "token"), "rotated");
-    expect((await applied(config)).headers).toEqual({ Authorization: "Bearer rotated" });
+    writeFileSync(join(dir, "ca.crt"), "ROTATED-CA");
+    expect(String((await applied(config)).ca)).toBe("ROTATED-CA");
   });
 
-  it("merges $KUBECONFIG files, the first to name an entry winning", () => {
+  it("merges $KUBECONFIG files: the context in one, its cluster and user in the other", async () => {
     const dir = tempDir();
     writeFileSync(
       join(dir, "one"),
-      "current-context: a\nclusters:\n- name: c\n  cluster: {server: https://one:1}\n",
+      "current-context: a\ncontexts:\n- name: a\n  context: {cluster: c, user: u}\n",
     );
     writeFileSync(
       join(dir, "two"),
@@ -69,14 +67,27 @@ describe("loadKubeConfig", () => {
         "current-context: b",
         "clusters:",
         "- name: c\n  cluster: {server: https://two:1}",
+        "users:",
+        "- name: u\n  user: {token: from-two}",
         "contexts:",
-        "- name: a\n  context: {cluster: c}",
+        "- name: b\n  context: {cluster: c}",
       ].join("\n"),
     );
     vi.stubEnv("KUBECONFIG", [join(dir, "one"), join(dir, "two")].join(delimiter));
     const config = loadKubeConfig();
-    expect(config.context).toBe("a");
-    expect(config.server).toBe("https://one:1");
+    expect(config.getCurrentContext()).toBe("a");
+    expect(apiServerOf(config)).toBe("https://two:1");
+    expect((await applied(config)).headers).toEqual({ Authorization: "Bearer from-two" });
+    expect(apiServerOf(loadKubeConfig({ context: "b" }))).toBe("https://two:1");
+  });
+
+  it("rejects $KUBECONFIG files that both name a cluster, with the name", () => {
+    const dir = tempDir();
+    const file = "clusters:\n- name: c\n  cluster: {server: https://h:1}\n";
+    writeFileSync(join(dir, "one"), file);
+    writeFileSync(join(dir, "two"), file);
+    vi.stubEnv("KUBECONFIG", [join(dir, "one"), join(dir, "two")].join(delimiter));
+    expect(() => loadKubeConfig()).toThrow(/cannot load the kubeconfig: Duplicate cluster: c/);
   });
 
   it("rejects an unknown context and a context without a server", () => {
@@ -93,7 +104,7 @@ describe("loadKubeConfig", () => {
     vi.stubEnv("KUBERNETES_SERVICE_HOST", "fd00::1");
     vi.stubEnv("KUBERNETES_SERVICE_PORT", "443");
     const config = loadKubeConfig({ inCluster: true });
-    expect(config.server).toBe("https://[fd00::1]:443");
+    expect(apiServerOf(config)).toBe("https://[fd00::1]:443");
     vi.stubEnv("KUBERNETES_SERVICE_HOST", "");
     expect(() => loadKubeConfig({ inCluster: true })).toThrow(/not running in a cluster/);
   });

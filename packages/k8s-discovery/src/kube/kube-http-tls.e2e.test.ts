@@ -1,45 +1,15 @@
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
 import { describe, expect, it } from "vitest";
 import { loadKubeConfig } from "./kube-config.js";
-import { afterThisTest, tempDir } from "./kube-config-test-support.js";
+import { afterThisTest, selfSigned, tempDir } from "./kube-config-test-support.js";
 import { KubeHttpClient } from "./kube-http.js";
 
 // An HTTPS server that asks for a client certificate and answers with its subject's CN; it
 // closes every connection after its answer, so each request makes a new TLS connection.
-
-/** A self-signed P-256 certificate for `cn` (also valid for 127.0.0.1), made with openssl. */
-function selfSigned(dir: string, cn: string): { cert: string; key: string } {
-  const [cert, key] = [join(dir, `${cn}.crt`), join(dir, `${cn}.key`)];
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:P-256",
-      "-nodes",
-      "-subj",
-      `/CN=${cn}`,
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-days",
-      "1",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-    ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  return { cert: readFileSync(cert, "utf8"), key: readFileSync(key, "utf8") };
-}
 
 describe("KubeHttpClient over TLS", () => {
   it("presents a client certificate rotated on disk from the next connection on", async () => {

@@ -2,9 +2,8 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import { isProtobuf } from "./api-resource.js";
-import type { KubeConfig } from "./kube-config.js";
+import { apiServerOf, type KubeConfig } from "./kube-config.js";
 import { parseProtobufStatus } from "./protobuf-status.js";
-import { TlsContexts } from "./tls-contexts.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 /** A request to the API server; `path` starts at `/api` or `/apis`. */
@@ -36,9 +35,10 @@ const IDLE_SOCKET_TIMEOUT_MS = 5_000;
 const USER_AGENT = "destination/k8s-discovery";
 
 /**
- * The few calls the backend makes, over node's http(s) with TLS and credentials from a
- * KubeConfig. Credentials are applied per request, so rotated tokens (exec plugins, projected
- * service-account tokens) are picked up.
+ * The few calls the backend makes, over node's http(s). Every request gets its TLS options and
+ * credentials from client-node's `KubeConfig.applyToHTTPSOptions`, called per request, so what
+ * client-node re-reads (certificate files each time, the service-account token every minute,
+ * exec credentials when they expire) is picked up by the next request.
  */
 export class KubeHttpClient {
   readonly #config: KubeConfig;
@@ -51,11 +51,13 @@ export class KubeHttpClient {
    * (`timeoutMs`, the reflector's silent-watch guard).
    */
   readonly #agent: http.Agent;
-  readonly #tls = new TlsContexts();
+  /** A `proxy-url`: the agent client-node makes per request is then the one that connects. */
+  readonly #proxied: boolean;
 
   constructor(config: KubeConfig, options: { idleSocketTimeoutMs?: number } = {}) {
     this.#config = config;
-    this.#server = new URL(config.server);
+    this.#server = new URL(apiServerOf(config));
+    this.#proxied = Boolean(config.getCurrentCluster()?.proxyUrl);
     const keepAlive = { keepAlive: true };
     this.#agent =
       this.#server.protocol === "http:" ? new http.Agent(keepAlive) : new https.Agent(keepAlive);
@@ -98,9 +100,10 @@ export class KubeHttpClient {
       },
     };
     await this.#config.applyToHTTPSOptions(options);
-    if (url.protocol === "https:") this.#tls.apply(options);
-    // A kubeconfig that goes through a proxy brings its own agent.
-    options.agent ??= this.#agent;
+    // client-node also sets a new agent, made of the same TLS options, on every call. Without a
+    // proxy, the kept-alive agent connects instead: node passes the request's TLS options to the
+    // connection and pools connections by them, so a rotated certificate opens a new one.
+    if (!this.#proxied) options.agent = this.#agent;
     const signals = [request.signal, timeoutSignal(request.timeoutMs)].filter(
       (s): s is AbortSignal => s !== undefined,
     );
