@@ -8,6 +8,7 @@ import {
   type Time,
   TimeSchema,
 } from "../gen/k8s/meta/v1/meta_pb.js";
+import { shared, shareValues } from "./shared-strings.js";
 
 // meta/v1 messages (decoded with the schemas of proto/) as the JSON of the same object gives
 // them once projected (see object-projection.ts): Go's JSON leaves out empty strings, zero
@@ -22,8 +23,8 @@ import {
 export function projectObjectMeta(m: ObjectMetaMessage, updateTime = true): ObjectMeta {
   const meta = {} as ObjectMeta & Record<string, unknown>;
   if (isFieldSet(m, ObjectMetaSchema.field.name)) meta.name = m.name;
-  if (m.generateName !== "") meta.generateName = m.generateName;
-  if (m.namespace !== "") meta.namespace = m.namespace;
+  if (m.generateName !== "") meta.generateName = shared(m.generateName);
+  if (m.namespace !== "") meta.namespace = shared(m.namespace);
   if (m.selfLink !== "") meta.selfLink = m.selfLink;
   if (m.uid !== "") meta.uid = m.uid;
   if (m.resourceVersion !== "") meta.resourceVersion = m.resourceVersion;
@@ -37,12 +38,12 @@ export function projectObjectMeta(m: ObjectMetaMessage, updateTime = true): Obje
   if (isFieldSet(m, ObjectMetaSchema.field.deletionGracePeriodSeconds)) {
     meta.deletionGracePeriodSeconds = Number(m.deletionGracePeriodSeconds);
   }
-  if (hasEntries(m.labels)) meta.labels = m.labels;
+  if (hasEntries(m.labels)) meta.labels = shareValues(m.labels);
   if (hasEntries(m.annotations)) meta.annotations = m.annotations;
   if (m.ownerReferences.length > 0) {
     meta.ownerReferences = m.ownerReferences.map(projectOwnerReference);
   }
-  if (m.finalizers.length > 0) meta.finalizers = m.finalizers;
+  if (m.finalizers.length > 0) meta.finalizers = m.finalizers.map(shared);
   if (updateTime) {
     const latest = latestUpdateSeconds(m);
     if (latest > 0) {
@@ -71,9 +72,9 @@ export function hasEntries(map: Record<string, string>): boolean {
 function projectOwnerReference(m: OwnerReferenceMessage): OwnerReference {
   // apiVersion, kind, name and uid are written even when empty; the two flags are pointers.
   const ref = {} as OwnerReference & Record<string, unknown>;
-  ref.apiVersion = m.apiVersion;
-  ref.kind = m.kind;
-  ref.name = m.name;
+  ref.apiVersion = shared(m.apiVersion);
+  ref.kind = shared(m.kind);
+  ref.name = shared(m.name);
   ref.uid = m.uid;
   if (isFieldSet(m, OwnerReferenceSchema.field.controller)) ref.controller = m.controller;
   if (isFieldSet(m, OwnerReferenceSchema.field.blockOwnerDeletion)) {

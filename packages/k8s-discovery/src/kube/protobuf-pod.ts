@@ -9,6 +9,7 @@ import {
 } from "../gen/k8s/core/v1/core_pb.js";
 import { decodeMessage } from "./protobuf-decode.js";
 import { emptyObjectMeta, projectObjectMeta } from "./protobuf-object-meta.js";
+import { shared } from "./shared-strings.js";
 
 // A core/v1 Pod, decoded with the schema of proto/ (which declares only the fields of the `Pod`
 // type, all any watcher reads: see object-projection.ts), as the JSON of the same pod gives
@@ -33,8 +34,8 @@ export function readPod(bytes: Uint8Array): Pod {
 
 function projectPodSpec(m: PodSpecMessage): PodSpec {
   const spec: PodSpec = {};
-  if (m.serviceAccountName !== "") spec.serviceAccountName = m.serviceAccountName;
-  if (m.nodeName !== "") spec.nodeName = m.nodeName;
+  if (m.serviceAccountName !== "") spec.serviceAccountName = shared(m.serviceAccountName);
+  if (m.nodeName !== "") spec.nodeName = shared(m.nodeName);
   if (m.hostNetwork) spec.hostNetwork = true;
   if (m.hostname !== "") spec.hostname = m.hostname;
   if (m.subdomain !== "") spec.subdomain = m.subdomain;
@@ -47,7 +48,7 @@ function projectPodSpec(m: PodSpecMessage): PodSpec {
 function projectContainer(m: ContainerMessage): Container {
   // `name` has no omitempty; ports and env do.
   const container = {} as Container;
-  container.name = m.name;
+  container.name = shared(m.name);
   if (m.ports.length > 0) container.ports = m.ports.map(projectContainerPort);
   if (m.env.length > 0) container.env = m.env.map(projectEnvVar);
   return container;
@@ -56,9 +57,9 @@ function projectContainer(m: ContainerMessage): Container {
 function projectContainerPort(m: ContainerPortMessage): ContainerPort {
   const port = {} as ContainerPort;
   port.containerPort = m.containerPort;
-  if (m.name !== "") port.name = m.name;
+  if (m.name !== "") port.name = shared(m.name);
   if (m.hostPort !== 0) port.hostPort = m.hostPort;
-  if (m.protocol !== "") port.protocol = m.protocol;
+  if (m.protocol !== "") port.protocol = shared(m.protocol);
   if (m.hostIP !== "") port.hostIP = m.hostIP;
   return port;
 }
@@ -66,18 +67,18 @@ function projectContainerPort(m: ContainerPortMessage): ContainerPort {
 /** Only literal values are declared (the proxy's listen addresses); `valueFrom` is skipped. */
 function projectEnvVar(m: EnvVar): { name: string; value?: string } {
   const env = {} as { name: string; value?: string };
-  env.name = m.name;
-  if (m.value !== "") env.value = m.value;
+  env.name = shared(m.name);
+  if (m.value !== "") env.value = shared(m.value);
   return env;
 }
 
 function projectPodStatus(m: PodStatusMessage): PodStatus {
   const status: PodStatus = {};
-  if (m.phase !== "") status.phase = m.phase;
-  if (m.hostIP !== "") status.hostIP = m.hostIP;
+  if (m.phase !== "") status.phase = shared(m.phase);
+  if (m.hostIP !== "") status.hostIP = shared(m.hostIP);
   if (m.podIP !== "") status.podIP = m.podIP;
   if (m.podIPs.length > 0) status.podIPs = m.podIPs.map((entry) => ipOf(entry.ip));
-  if (m.hostIPs.length > 0) status.hostIPs = m.hostIPs.map((entry) => ipOf(entry.ip));
+  if (m.hostIPs.length > 0) status.hostIPs = m.hostIPs.map((entry) => ipOf(shared(entry.ip)));
   return status;
 }
 
