@@ -10,9 +10,7 @@ import {
   type Update,
   UpdateSchema,
 } from "./gen/destination_pb.js";
-import { getDestinationFromBinary } from "./get-destination-binary.js";
-import { asBuffer, decoder, encoder } from "./grpc-codec.js";
-import { updateToBinary, updateToFrame } from "./update-binary.js";
+import { decoder, encoder, grpcFrame } from "./grpc-codec.js";
 
 /** Full gRPC method paths, as the proxy sends them. */
 export const DestinationMethodPath = {
@@ -28,21 +26,20 @@ export const DestinationMethodPath = {
 export type UpdateOrBytes = Update | Uint8Array;
 export type DestinationProfileOrBytes = DestinationProfile | Uint8Array;
 
+const serializeUpdate = encoder(UpdateSchema);
+
 /**
- * Encodes an Update once, for sharing between streams: the bytes `toBinary` would give, from a
- * dedicated encoder (see update-binary.ts). Sub-messages must not change between calls.
+ * Encodes an Update once (protobuf-es `toBinary`), for sharing between streams: the server
+ * encodes each change once and writes the same bytes to every stream that gets it.
  */
 export const encodeUpdate: (update: Update) => Buffer = serializeUpdate;
 
 /**
- * Encodes an Update as a whole gRPC message (uncompressed flag, big-endian length, then the
- * `encodeUpdate` bytes) in one allocation: a server that shares each encoded Update among all
- * its streams and writes it framed need not copy it again to frame it.
+ * Encodes an Update as a whole gRPC message: the uncompressed flag and the big-endian length,
+ * then the `encodeUpdate` bytes, for a server that writes frames itself.
  */
-export const encodeUpdateFrame: (update: Update) => Buffer = updateToFrame;
-
-function serializeUpdate(value: UpdateOrBytes): Buffer {
-  return value instanceof Uint8Array ? asBuffer(value) : updateToBinary(value);
+export function encodeUpdateFrame(update: Update): Buffer {
+  return grpcFrame(serializeUpdate(update));
 }
 
 /** Encodes a DestinationProfile once, for sharing between streams. */
@@ -57,7 +54,7 @@ export const DestinationService = {
     requestStream: false,
     responseStream: true,
     requestSerialize: encoder(GetDestinationSchema),
-    requestDeserialize: getDestinationFromBinary,
+    requestDeserialize: decoder(GetDestinationSchema),
     responseSerialize: serializeUpdate,
     responseDeserialize: decoder(UpdateSchema),
   },
@@ -67,7 +64,7 @@ export const DestinationService = {
     requestStream: false,
     responseStream: true,
     requestSerialize: encoder(GetDestinationSchema),
-    requestDeserialize: getDestinationFromBinary,
+    requestDeserialize: decoder(GetDestinationSchema),
     responseSerialize: encoder(DestinationProfileSchema),
     responseDeserialize: decoder(DestinationProfileSchema),
   },

@@ -1,144 +1,86 @@
+import { isFieldSet } from "@bufbuild/protobuf";
 import type { Endpoint, EndpointSlice, EndpointSlicePort } from "@destination/core";
-import { emptyObjectMeta, readMapEntry, readObjectMeta } from "./protobuf-object-meta.js";
-import { append, type ProtobufReader, readFirstString } from "./protobuf-reader.js";
+import type { ObjectReference } from "../gen/k8s/core/v1/core_pb.js";
+import {
+  type EndpointConditions,
+  EndpointConditionsSchema,
+  type EndpointHints,
+  type Endpoint as EndpointMessage,
+  type EndpointPort as EndpointPortMessage,
+  EndpointPortSchema,
+  EndpointSchema,
+  EndpointSliceSchema,
+} from "../gen/k8s/discovery/v1/discovery_pb.js";
+import { decodeMessage } from "./protobuf-decode.js";
+import { emptyObjectMeta, hasEntries, projectObjectMeta } from "./protobuf-object-meta.js";
 
-// A discovery/v1 EndpointSlice read from protobuf whole, as its JSON gives it once projected (only
-// `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil list with no omitempty
-// (`endpoints`, `ports`, `addresses`) as null, the struct `conditions` always, and a pointer field
-// exactly when it is set. Field tags are (number << 3) | wire type, from k8s.io/api's discovery/v1
-// and core/v1 generated.proto. Objects start as `{}`, filled field by field: see `append` in
-// protobuf-reader.ts for why.
+// A discovery/v1 EndpointSlice, decoded whole with the schema of proto/, as its JSON gives it
+// once projected (only `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil
+// list with no omitempty (`endpoints`, `ports`, `addresses`) as null, the struct `conditions`
+// always, and a pointer field exactly when it is set (protobuf presence says which).
 
-export function readEndpointSlice(r: ProtobufReader): EndpointSlice {
+/** One EndpointSlice of a protobuf list, from its bytes. */
+export function readEndpointSlice(bytes: Uint8Array): EndpointSlice {
+  const m = decodeMessage(EndpointSliceSchema, bytes);
   const slice = {} as EndpointSlice;
   slice.apiVersion = "discovery.k8s.io/v1";
   slice.kind = "EndpointSlice";
-  slice.metadata = emptyObjectMeta();
-  slice.addressType = "";
-  slice.endpoints = null;
-  slice.ports = null;
-  while (!r.done) {
-    const tag = r.varint();
-    switch (tag) {
-      case 10: // 1 metadata
-        slice.metadata = readObjectMeta(r.message());
-        break;
-      case 18: // 2 endpoints
-        slice.endpoints = append(slice.endpoints, readEndpoint(r.message()));
-        break;
-      case 26: // 3 ports
-        slice.ports = append(slice.ports, readPort(r.message()));
-        break;
-      case 34: // 4 addressType
-        slice.addressType = r.string();
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
+  slice.metadata = m.metadata === undefined ? emptyObjectMeta() : projectObjectMeta(m.metadata);
+  slice.addressType = m.addressType;
+  slice.endpoints = m.endpoints.length > 0 ? m.endpoints.map(projectEndpoint) : null;
+  slice.ports = m.ports.length > 0 ? m.ports.map(projectPort) : null;
   return slice;
 }
 
-function readEndpoint(r: ProtobufReader): Endpoint {
+function projectEndpoint(m: EndpointMessage): Endpoint {
   const endpoint = {} as Endpoint & Record<string, unknown>;
-  endpoint.addresses = null as unknown as string[];
-  endpoint.conditions = {};
-  while (!r.done) {
-    const tag = r.varint();
-    switch (tag) {
-      case 10: // 1 addresses
-        endpoint.addresses = append(endpoint.addresses, r.string());
-        break;
-      case 18: // 2 conditions
-        endpoint.conditions = readConditions(r.message());
-        break;
-      case 26: // 3 hostname
-        endpoint.hostname = r.string();
-        break;
-      case 34: // 4 targetRef
-        endpoint.targetRef = readObjectReference(r.message());
-        break;
-      case 42: // 5 deprecatedTopology
-        endpoint.deprecatedTopology = readMapEntry(
-          r.message(),
-          endpoint.deprecatedTopology as Record<string, string> | undefined,
-        );
-        break;
-      case 50: // 6 nodeName
-        endpoint.nodeName = r.string();
-        break;
-      case 58: // 7 zone
-        endpoint.zone = r.string();
-        break;
-      case 66: // 8 hints
-        endpoint.hints = readHints(r.message());
-        break;
-      default:
-        r.skip(tag);
-    }
-  }
+  endpoint.addresses = (m.addresses.length > 0 ? m.addresses : null) as string[];
+  endpoint.conditions = m.conditions === undefined ? {} : projectConditions(m.conditions);
+  if (isFieldSet(m, EndpointSchema.field.hostname)) endpoint.hostname = m.hostname;
+  if (m.targetRef !== undefined) endpoint.targetRef = projectObjectReference(m.targetRef);
+  if (hasEntries(m.deprecatedTopology)) endpoint.deprecatedTopology = m.deprecatedTopology;
+  if (isFieldSet(m, EndpointSchema.field.nodeName)) endpoint.nodeName = m.nodeName;
+  if (isFieldSet(m, EndpointSchema.field.zone)) endpoint.zone = m.zone;
+  if (m.hints !== undefined) endpoint.hints = projectHints(m.hints);
   return endpoint;
 }
 
-function readConditions(r: ProtobufReader): NonNullable<Endpoint["conditions"]> {
+function projectConditions(m: EndpointConditions): NonNullable<Endpoint["conditions"]> {
   const conditions: NonNullable<Endpoint["conditions"]> = {};
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 8) conditions.ready = r.bool();
-    else if (tag === 16) conditions.serving = r.bool();
-    else if (tag === 24) conditions.terminating = r.bool();
-    else r.skip(tag);
-  }
+  const { field } = EndpointConditionsSchema;
+  if (isFieldSet(m, field.ready)) conditions.ready = m.ready;
+  if (isFieldSet(m, field.serving)) conditions.serving = m.serving;
+  if (isFieldSet(m, field.terminating)) conditions.terminating = m.terminating;
   return conditions;
 }
 
 /** core/v1 ObjectReference: every field is omitempty. */
-function readObjectReference(r: ProtobufReader): NonNullable<Endpoint["targetRef"]> {
+function projectObjectReference(m: ObjectReference): NonNullable<Endpoint["targetRef"]> {
   const ref: Record<string, string> = {};
-  while (!r.done) {
-    const tag = r.varint();
-    const key = OBJECT_REFERENCE_FIELDS[tag];
-    if (key === undefined) r.skip(tag);
-    else {
-      const value = r.string();
-      if (value !== "") ref[key] = value;
-    }
-  }
+  if (m.kind !== "") ref.kind = m.kind;
+  if (m.namespace !== "") ref.namespace = m.namespace;
+  if (m.name !== "") ref.name = m.name;
+  if (m.uid !== "") ref.uid = m.uid;
+  if (m.apiVersion !== "") ref.apiVersion = m.apiVersion;
+  if (m.resourceVersion !== "") ref.resourceVersion = m.resourceVersion;
+  if (m.fieldPath !== "") ref.fieldPath = m.fieldPath;
   return ref;
 }
 
-const OBJECT_REFERENCE_FIELDS: Readonly<Record<number, string>> = {
-  10: "kind",
-  18: "namespace",
-  26: "name",
-  34: "uid",
-  42: "apiVersion",
-  50: "resourceVersion",
-  58: "fieldPath",
-};
-
-function readHints(r: ProtobufReader): NonNullable<Endpoint["hints"]> {
+function projectHints(m: EndpointHints): NonNullable<Endpoint["hints"]> {
   const hints: { forZones?: { name: string }[]; forNodes?: { name: string }[] } = {};
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 10) hints.forZones = append(hints.forZones, named(readFirstString(r.message())));
-    else if (tag === 18)
-      hints.forNodes = append(hints.forNodes, named(readFirstString(r.message())));
-    else r.skip(tag);
-  }
+  if (m.forZones.length > 0) hints.forZones = m.forZones.map((zone) => named(zone.name));
+  if (m.forNodes.length > 0) hints.forNodes = m.forNodes.map((node) => named(node.name));
   return hints;
 }
 
-function readPort(r: ProtobufReader): EndpointSlicePort {
+function projectPort(m: EndpointPortMessage): EndpointSlicePort {
   const port: EndpointSlicePort = {};
-  while (!r.done) {
-    const tag = r.varint();
-    if (tag === 10) port.name = r.string();
-    else if (tag === 18) port.protocol = r.string();
-    else if (tag === 24) port.port = r.int32();
-    else if (tag === 34) port.appProtocol = r.string();
-    else r.skip(tag);
-  }
+  const { field } = EndpointPortSchema;
+  if (isFieldSet(m, field.name)) port.name = m.name;
+  if (isFieldSet(m, field.protocol)) port.protocol = m.protocol;
+  if (isFieldSet(m, field.port)) port.port = m.port;
+  if (isFieldSet(m, field.appProtocol)) port.appProtocol = m.appProtocol;
   return port;
 }
 

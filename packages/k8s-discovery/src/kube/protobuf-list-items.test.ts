@@ -1,14 +1,18 @@
 import { readFileSync } from "node:fs";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { KubeObject, Service } from "@destination/core";
 import { describe, expect, it } from "vitest";
+import { PodSchema } from "../gen/k8s/core/v1/core_pb.js";
+import { EncodedListSchema } from "../gen/k8s/meta/v1/meta_pb.js";
+import { UnknownSchema } from "../gen/k8s/runtime/runtime_pb.js";
 import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
 import { RESOURCE_KINDS } from "../resource-kind.js";
+import { ProtobufError } from "./protobuf-decode.js";
 import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
 import { metadataItemReader } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
-import { ProtobufError, ProtobufReader } from "./protobuf-reader.js";
 import { readService } from "./protobuf-service.js";
 
 // The same pods, listed from a real kube-apiserver (v1.37) once as protobuf and once as JSON:
@@ -253,72 +257,39 @@ function findFirstItem(body: Buffer): { metadataLengthAt: number } {
   return { metadataLengthAt: at + 1 };
 }
 
-/** The encoded items of a list body, each as its bytes (tag and length included). */
-function listItems(body: Buffer): Buffer[] {
-  const { list } = envelopeParts(body);
-  const r = new ProtobufReader(list, 0, list.length);
-  const items: Buffer[] = [];
-  while (!r.done) {
-    const start = r.pos;
-    const tag = r.varint();
-    const end = r.delimited();
-    r.pos = end;
-    if (tag === 18) items.push(list.subarray(start, end));
-  }
-  return items;
+/** The envelope of a list body and the list it holds. */
+function envelopeParts(body: Buffer) {
+  const envelope = fromBinary(UnknownSchema, body.subarray(4));
+  return { envelope, list: fromBinary(EncodedListSchema, envelope.raw) };
+}
+
+/** The encoded items of a list body. */
+function listItems(body: Buffer): Uint8Array[] {
+  return envelopeParts(body).list.items;
 }
 
 /** The body of `template` with its list's items replaced by `items`. */
-function listBody(template: Buffer, items: Buffer[]): Buffer {
-  const { before, list } = envelopeParts(template);
-  const r = new ProtobufReader(list, 0, list.length);
-  const metadata: Buffer[] = [];
-  while (!r.done) {
-    const start = r.pos;
-    const tag = r.varint();
-    r.pos = r.delimited();
-    if (tag === 10) metadata.push(list.subarray(start, r.pos));
-  }
-  const newList = Buffer.concat([...metadata, ...items]);
-  return Buffer.concat([before, Buffer.from([0x12]), varintBytes(newList.length), newList]);
+function listBody(template: Buffer, items: Uint8Array[]): Buffer {
+  const { envelope, list } = envelopeParts(template);
+  list.items = items;
+  envelope.raw = toBinary(EncodedListSchema, list);
+  return Buffer.concat([template.subarray(0, 4), toBinary(UnknownSchema, envelope)]);
 }
 
-/** The body up to its list (magic and typeMeta), and the list's own bytes. */
-function envelopeParts(body: Buffer): { before: Buffer; list: Buffer } {
-  const r = new ProtobufReader(body, 4, body.length);
-  for (;;) {
-    const start = r.pos;
-    const tag = r.varint();
-    const end = r.delimited();
-    if (tag === 18) return { before: body.subarray(0, start), list: body.subarray(r.pos, end) };
-    r.pos = end;
-  }
-}
-
-/** A pod as a list item, written as the API server would: only the fields the reader reads. */
-function itemBytes(pod: KubeObject): Buffer {
+/** A pod as a list item, written as the API server would: only a few of its fields. */
+function itemBytes(pod: KubeObject): Uint8Array {
   const meta = pod.metadata;
-  const field = (n: number, bytes: Buffer) =>
-    Buffer.concat([Buffer.from([(n << 3) | 2]), varintBytes(bytes.length), bytes]);
-  const text = (n: number, value: string) => field(n, Buffer.from(value, "utf8"));
-  const entries = Object.entries(meta.annotations ?? {}).map(([k, v]) =>
-    field(12, Buffer.concat([text(1, k), text(2, v)])),
-  );
-  const metadata = Buffer.concat([text(1, meta.name), text(3, meta.namespace ?? ""), ...entries]);
   // Spec and status are written even when empty, as Go does for structs.
-  return field(
-    2,
-    Buffer.concat([field(1, metadata), field(2, Buffer.alloc(0)), field(3, Buffer.alloc(0))]),
+  return toBinary(
+    PodSchema,
+    create(PodSchema, {
+      metadata: {
+        name: meta.name,
+        namespace: meta.namespace ?? "",
+        annotations: meta.annotations ?? {},
+      },
+      spec: {},
+      status: {},
+    }),
   );
-}
-
-function varintBytes(value: number): Buffer {
-  const out: number[] = [];
-  let v = value;
-  while (v >= 0x80) {
-    out.push((v & 0x7f) | 0x80);
-    v = Math.floor(v / 128);
-  }
-  out.push(v);
-  return Buffer.from(out);
 }
