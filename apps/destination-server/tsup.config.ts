@@ -1,42 +1,13 @@
 import { defineConfig } from "tsup";
 
-/** Required by the bundle on first use rather than bundled (see the bundle's build below). */
-const LOADED_ON_DEMAND = ["@kubernetes/client-node", "@grpc/reflection", "@grpc/proto-loader"];
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-export default defineConfig([
-  {
-    // The library: what tests, the integration suite and the bench import.
-    entry: ["src/index.ts", "src/testing/index.ts", "src/launch.ts"],
-    format: ["esm"],
-    dts: { entry: ["src/index.ts", "src/testing/index.ts"] },
-    // The bundle's files are written by the other build, at the same time.
-    clean: ["!server.cjs*"],
-    sourcemap: true,
-    target: "node20",
-  },
-  {
-    // The binary's code in one file, dependencies included, so a start reads and compiles one
-    // file instead of a few hundred modules. CommonJS, so `launch.ts` can run it as a script with
-    // a V8 code cache (Node 20 has no code cache for ES modules). Left out: what is only ever
-    // loaded on demand (client-node for exec credentials, reflection at its first call).
-    entry: { server: "src/main.ts" },
-    format: ["cjs"],
-    outExtension: () => ({ js: ".cjs" }),
-    platform: "node",
-    target: "node20",
-    // Everything else is bundled, dependency or not; `noExternal` wins over `external`, so it
-    // names everything but these, and `external` keeps out those that are not dependencies.
-    noExternal: [new RegExp(`^(?!(?:${LOADED_ON_DEMAND.map(escapeRegExp).join("|")})$)`)],
-    external: LOADED_ON_DEMAND,
-    shims: true,
-    sourcemap: true,
-    splitting: false,
-    // `import()` of what stays outside becomes `require()`: a script has no loader for import()
-    // (see src/launch/code-cached-script.ts). client-node is an ES module; Node >= 20.19
-    // require()s those.
-    esbuildOptions(options) {
-      options.supported = { ...options.supported, "dynamic-import": false };
-    },
-  },
-]);
+export default defineConfig({
+  // The library (what tests, the integration suite and the bench import) and the binary's entry
+  // (`bin/destination-server.js` imports `dist/main.js`). Dependencies, the workspace packages
+  // included, stay imports: node loads them from their own `dist/`.
+  entry: ["src/index.ts", "src/testing/index.ts", "src/main.ts"],
+  format: ["esm"],
+  dts: { entry: ["src/index.ts", "src/testing/index.ts"] },
+  clean: true,
+  sourcemap: true,
+  target: "node20",
+});
