@@ -8,8 +8,7 @@
 # production dependencies into /out, so the runtime stage holds no sources, no dev tools and no
 # pnpm. See deploy/README.md.
 
-# One node version for both stages: the build writes a V8 code cache (dist/server.cjs.cache) that
-# only the same node takes; another would start the server without it.
+# One node version for both stages, so the runtime runs what the build tested.
 ARG NODE_VERSION=20.20.2
 
 FROM node:${NODE_VERSION}-bookworm AS build

@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import "../dist/launch.js";
+import "../dist/main.js";

@@ -1,5 +1,6 @@
 // Public API of @destination/server: start the destination service in-process (tests,
-// benchmarks, embedding), or parse a command line the way the binary does.
+// benchmarks, embedding), mount its handlers on a grpc-js Server of one's own, or parse a
+// command line the way the binary does.
 
 export { FlagError } from "@destination/go-compat";
 export type { RemoteClusterFactory } from "@destination/multicluster";
@@ -18,6 +19,13 @@ export { ConfigError, parseCommandLine } from "./config/flag-options.js";
 export { CHART_MESHED_HTTP2_CLIENT_PARAMS, SERVER_FLAGS } from "./config/server-flags.js";
 export type { RunningDestinationServer } from "./destination-server.js";
 export { CacheSyncTimeoutError, startDestinationServer } from "./destination-server.js";
+export {
+  createDestinationContext,
+  type DestinationContextHandle,
+  type DestinationContextOptions,
+} from "./grpc/create-destination-context.js";
+export type { DestinationContext } from "./grpc/destination-context.js";
+export { destinationHandlers } from "./grpc/destination-handlers.js";
 export type {
   LogFormat,
   LogLevel,

@@ -5,7 +5,6 @@ import { FlagError, formatUsage, HelpRequested } from "@destination/go-compat";
 import { ConfigError, parseCommandLine } from "./config/flag-options.js";
 import { SERVER_FLAGS } from "./config/server-flags.js";
 import type { RunningDestinationServer } from "./destination-server.js";
-import { codeCacheOutcome } from "./launch/code-cache-outcome.js";
 import { createServerLogger } from "./logging/server-logger.js";
 import { VERSION } from "./version.js";
 
@@ -35,8 +34,6 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createServerLogger({ level: commandLine.logLevel, format: commandLine.logFormat });
-  const codeCache = codeCacheOutcome();
-  if (codeCache !== undefined) logger.debug(`code cache ${codeCache}`, { codeCache });
   const options = await commandLine.options(logger);
 
   let server: RunningDestinationServer | undefined;

@@ -31,8 +31,27 @@ export interface DestinationServerOptions {
   /** Shortest client ping interval accepted (README "Transport and keepalive"). Default 10 s. */
   readonly minPingIntervalMs?: number;
   readonly keepalivePermitWithoutCalls?: boolean;
-  /** Streams per connection; 0 or absent means no cap of the server's own. */
+  /**
+   * Streams per connection (README "Transport and limits"). Default 10,000; 0 lifts the cap
+   * (grpc-js' own default, which is node's: effectively none).
+   */
   readonly maxConcurrentStreams?: number;
+  /**
+   * Largest request message accepted, compressed or after inflating, in bytes; larger ones end
+   * the call with RESOURCE_EXHAUSTED. Default 4 MiB.
+   */
+  readonly maxReceiveMessageLength?: number;
+  /** A connection without calls for this long is closed with GOAWAY. 0 (default): never. */
+  readonly maxConnectionIdleMs?: number;
+  /** A connection older than this is closed with GOAWAY. 0 (default): never. */
+  readonly maxConnectionAgeMs?: number;
+  /** How long calls may still run on a connection closed for its age. 0 (default): no limit. */
+  readonly maxConnectionAgeGraceMs?: number;
+  /**
+   * Node's HTTP/2 session memory cap, in MB (`grpc-node.max_session_memory`); over it, new
+   * streams are refused. 0 (default): grpc-js' default, no cap.
+   */
+  readonly maxSessionMemoryMb?: number;
   /** How long startup waits for the caches before it fails. Default 60 s. */
   readonly cacheSyncTimeoutMs?: number;
   /** Default 10 s. */

@@ -178,15 +178,26 @@ describe("malformed requests", () => {
   );
 
   it(
-    "answers thousands of lookups cancelled one after another on one connection",
+    "answers thousands of lookups cancelled one after another, on one client",
     async () => {
-      // nghttp2 ended such a connection after about 1,000 resets; a proxy's must stay up.
+      // node's HTTP/2 (nghttp2) closes a connection that resets streams faster than its budget
+      // (a burst of 1,000, then about 33 a second): its guard against the 2023 rapid-reset
+      // attack, which grpc-js' server cannot turn off or widen. The lookup in flight then fails
+      // with the connection, the client reconnects, and a proxy asks again. So each lookup may
+      // be asked twice, and every one is answered (docs/decisions/0008).
       const lookups = oneConnection(server.grpcPort);
+      let retried = 0;
       try {
         for (let i = 0; i < 3000; i++) {
-          const result = await outcome(get(lookups, KNOWN) as StreamRecorder<never>);
+          let result = await outcome(get(lookups, KNOWN) as StreamRecorder<never>);
+          if ("end" in result && /Session closed/.test(result.end.details)) {
+            retried++;
+            result = await outcome(get(lookups, KNOWN) as StreamRecorder<never>);
+          }
           expect(result).toEqual({ message: expected });
         }
+        // One connection closed per burst at most: never a lookup in a few.
+        expect(retried).toBeLessThanOrEqual(3);
       } finally {
         lookups.close();
       }

@@ -39,7 +39,7 @@ export interface ChurnSpec {
   readonly services: readonly number[];
 }
 
-/** How the server encoded what it wrote to its streams (counted at the HTTP/2 stream's write). */
+/** How the server encoded what it wrote to its streams (counted at the response serializers). */
 export interface EncodeCounters {
   /** Messages written to streams. */
   readonly writes: number;

@@ -7,12 +7,13 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { writeHeapSnapshot } from "node:v8";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { DestinationService } from "@destination/proto";
 import {
   createServerLogger,
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
-import { clusterObjects, ServerCall } from "@destination/server/testing";
+import { clusterObjects } from "@destination/server/testing";
 import { applyExperiments } from "./experiments.js";
 import {
   type Dataset,
@@ -38,21 +39,24 @@ import { serveRequests } from "./worker-host.js";
 
 // --- encode accounting, installed before the server serves a call -----------------------------
 
-// The server writes each message to a call as one buffer, framed once per message and shared by
-// every call that sends it: counting the buffers written, and how many of them are distinct,
-// tells writes from encodes. Counted at `ServerCall.write`, below the server's own stream code.
+// The server writes each message to a call as the bytes it encoded once, shared by every call
+// that sends it, and the service definition's serializer hands them to grpc-js as they are:
+// counting the buffers serialized, and how many of them are distinct, tells writes from
+// encodes. Counted at the serializers grpc-js calls for each write, below the server's own code.
 const counters = { writes: 0, distinctBuffers: 0 };
 let seen = new WeakSet<object>();
-{
-  const write = ServerCall.prototype.write;
-  ServerCall.prototype.write = function (this: ServerCall, frame: Uint8Array): boolean {
-    counters.writes++;
-    if (!seen.has(frame)) {
-      seen.add(frame);
-      counters.distinctBuffers++;
-    }
-    return write.call(this, frame);
-  };
+for (const method of [DestinationService.get, DestinationService.getProfile]) {
+  const serialize = method.responseSerialize as (value: unknown) => Buffer;
+  Object.defineProperty(method, "responseSerialize", {
+    value: (value: unknown): Buffer => {
+      counters.writes++;
+      if (typeof value === "object" && value !== null && !seen.has(value)) {
+        seen.add(value);
+        counters.distinctBuffers++;
+      }
+      return serialize(value);
+    },
+  });
 }
 
 function encodeCounters(): EncodeCounters {

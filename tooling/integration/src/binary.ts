@@ -20,7 +20,7 @@ export interface SpawnedServer {
  * "ready" line names the ports; rejects with its output if it exits first.
  */
 export function spawnServer(args: string[]): Promise<SpawnedServer> {
-  if (!existsSync(`${APP}/dist/server.cjs`)) {
+  if (!existsSync(`${APP}/dist/main.js`)) {
     throw new Error(
       "apps/destination-server/dist is missing: run `pnpm turbo run build --filter=@destination/integration...` (pnpm test:integration does)",
     );

@@ -39,7 +39,12 @@ describe("parseCommandLine", () => {
       extEndpointZoneWeights: false,
       minPingIntervalMs: 10_000,
       keepalivePermitWithoutCalls: true,
-      maxConcurrentStreams: 0,
+      maxConcurrentStreams: 10_000,
+      maxReceiveMessageLength: 4 * 1024 * 1024,
+      maxConnectionIdleMs: 0,
+      maxConnectionAgeMs: 0,
+      maxConnectionAgeGraceMs: 0,
+      maxSessionMemoryMb: 0,
       cacheSyncTimeoutMs: 60_000,
       shutdownTimeoutMs: 10_000,
     });
@@ -113,6 +118,31 @@ describe("parseCommandLine", () => {
       logFormat: "json",
       logLevel: "debug",
     });
+  });
+
+  it("reads the gRPC limits", async () => {
+    const { options } = await optionsOf([
+      "--grpc-max-concurrent-streams=0",
+      "--grpc-max-recv-msg-size=1024",
+      "--grpc-max-connection-idle=5m",
+      "--grpc-max-connection-age=1h",
+      "--grpc-max-connection-age-grace=30s",
+      "--grpc-max-session-memory=64",
+    ]);
+    expect(options).toMatchObject({
+      maxConcurrentStreams: 0,
+      maxReceiveMessageLength: 1024,
+      maxConnectionIdleMs: 300_000,
+      maxConnectionAgeMs: 3_600_000,
+      maxConnectionAgeGraceMs: 30_000,
+      maxSessionMemoryMb: 64,
+    });
+    expect(() => parseCommandLine(["--grpc-max-recv-msg-size=0"])).toThrow(
+      'invalid value "0" for flag -grpc-max-recv-msg-size: must be greater than 0',
+    );
+    expect(() => parseCommandLine(["--grpc-max-connection-age=soon"])).toThrow(
+      'invalid value "soon" for flag -grpc-max-connection-age: invalid duration',
+    );
   });
 
   it("reads the added flags", async () => {

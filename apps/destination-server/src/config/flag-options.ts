@@ -85,6 +85,21 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       `invalid value "${maxStreams}" for flag -grpc-max-concurrent-streams: must not be negative`,
     );
   }
+  const maxRecvMsgSize = values["grpc-max-recv-msg-size"] as number;
+  if (maxRecvMsgSize <= 0) {
+    throw new ConfigError(
+      `invalid value "${maxRecvMsgSize}" for flag -grpc-max-recv-msg-size: must be greater than 0`,
+    );
+  }
+  const maxSessionMemory = values["grpc-max-session-memory"] as number;
+  if (maxSessionMemory < 0) {
+    throw new ConfigError(
+      `invalid value "${maxSessionMemory}" for flag -grpc-max-session-memory: must not be negative`,
+    );
+  }
+  const maxConnectionIdleMs = durationFlag(values, "grpc-max-connection-idle");
+  const maxConnectionAgeMs = durationFlag(values, "grpc-max-connection-age");
+  const maxConnectionAgeGraceMs = durationFlag(values, "grpc-max-connection-age-grace");
   const minPingIntervalMs = durationFlag(values, "grpc-min-ping-interval");
   const cacheSyncTimeoutMs = durationFlag(values, "cache-sync-timeout");
   const shutdownTimeoutMs = durationFlag(values, "shutdown-timeout");
@@ -123,6 +138,11 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         minPingIntervalMs,
         keepalivePermitWithoutCalls: bool("grpc-keepalive-permit-without-calls"),
         maxConcurrentStreams: maxStreams,
+        maxReceiveMessageLength: maxRecvMsgSize,
+        maxConnectionIdleMs,
+        maxConnectionAgeMs,
+        maxConnectionAgeGraceMs,
+        maxSessionMemoryMb: maxSessionMemory,
         cacheSyncTimeoutMs,
         shutdownTimeoutMs,
         logger,

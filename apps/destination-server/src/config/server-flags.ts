@@ -144,8 +144,38 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
   {
     name: "grpc-max-concurrent-streams",
     kind: "int",
+    default: "10000",
+    usage: "streams per connection (0: no cap)",
+  },
+  {
+    name: "grpc-max-recv-msg-size",
+    kind: "int",
+    default: "4194304",
+    usage: "largest request message accepted, in bytes, compressed or inflated",
+  },
+  {
+    name: "grpc-max-connection-idle",
+    kind: "string",
+    default: "0s",
+    usage: "close a connection without calls for this long (0s: never)",
+  },
+  {
+    name: "grpc-max-connection-age",
+    kind: "string",
+    default: "0s",
+    usage: "close a connection this old, with GOAWAY (0s: never)",
+  },
+  {
+    name: "grpc-max-connection-age-grace",
+    kind: "string",
+    default: "0s",
+    usage: "how long calls may run on a connection closed for its age (0s: no limit)",
+  },
+  {
+    name: "grpc-max-session-memory",
+    kind: "int",
     default: "0",
-    usage: "streams per connection (0: no cap of the server's own)",
+    usage: "HTTP/2 memory per connection in MB before new streams are refused (0: no cap)",
   },
   {
     name: "cache-sync-timeout",

@@ -2,18 +2,18 @@ import { InvalidServiceError } from "@destination/core";
 import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
+import { status as Status } from "@grpc/grpc-js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
+import type { StreamCall } from "../streams/stream-call.js";
 import { StreamSession } from "../streams/stream-session.js";
-import type { ServerCall } from "../transport/server-call.js";
-import { Status } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
 import { FederatedStream } from "./federated-stream.js";
 import { remoteTarget } from "./remote-target.js";
+import { StatusError } from "./status-error.js";
 
 /**
  * `Get`: route the authority, check the Service, then dispatch (README "Get dispatch"):
@@ -23,7 +23,7 @@ import { remoteTarget } from "./remote-target.js";
  */
 export function handleGet(
   ctx: DestinationContext,
-  call: ServerCall,
+  call: StreamCall,
   request: GetDestination,
 ): void {
   const path = request.path;

@@ -6,6 +6,7 @@ import {
   EndpointProfileTranslator,
   portNotDefinedProfile,
 } from "@destination/translators";
+import { status as Status } from "@grpc/grpc-js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { type ContextToken, parseContextToken } from "../request/context-token.js";
@@ -16,11 +17,10 @@ import {
   type ServiceRef,
 } from "../request/request-routes.js";
 import { encodedProfile } from "../streams/encoded-messages.js";
+import type { StreamCall } from "../streams/stream-call.js";
 import { StreamSession } from "../streams/stream-session.js";
-import type { ServerCall } from "../transport/server-call.js";
-import { Status } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
+import { StatusError } from "./status-error.js";
 
 const LOOKUP_CODES = {
   FAILED_PRECONDITION: Status.FAILED_PRECONDITION,
@@ -35,7 +35,7 @@ const LOOKUP_CODES = {
  */
 export function handleGetProfile(
   ctx: DestinationContext,
-  call: ServerCall,
+  call: StreamCall,
   request: GetDestination,
 ): void {
   const path = request.path;

@@ -4,10 +4,10 @@ import {
   REMOTE_SERVICE_LABEL,
   type RemoteCluster,
 } from "@destination/multicluster";
+import { status as Status } from "@grpc/grpc-js";
 import type { GetRoute, ServiceRef } from "../request/request-routes.js";
-import { Status } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
 import type { DestinationContext } from "./destination-context.js";
+import { StatusError } from "./status-error.js";
 
 /** Where a remote-discovery Get goes (README "Remote discovery flow"). */
 export interface RemoteTarget {

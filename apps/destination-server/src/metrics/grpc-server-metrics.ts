@@ -1,9 +1,11 @@
+import { status as Status } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
-import { Status, type StatusCode } from "../transport/status-code.js";
+import type { StatusCode } from "../grpc/status-error.js";
 
 // go-grpc-prometheus names and labels, as upstream. Series appear on a method's first call, as
 // upstream's do: its pre-initialisation runs before the Destination service is registered.
 const LABELS = ["grpc_type", "grpc_service", "grpc_method"] as const;
+type LabelName = (typeof LABELS)[number];
 
 /** grpc-go's names of the status codes, as the `grpc_code` label spells them. */
 const CODE_NAMES: Readonly<Record<number, string>> = {
@@ -26,43 +28,36 @@ const CODE_NAMES: Readonly<Record<number, string>> = {
   [Status.UNAUTHENTICATED]: "Unauthenticated",
 };
 
-type Labels = Record<(typeof LABELS)[number], string>;
-
-/**
- * The started and sent counts of one service and method, kept as plain numbers and added to the
- * counters when they are read: prom-client hashes and checks a label object on every increment,
- * several per Get, which showed in profiles of cold Gets.
- */
-interface MethodCounts {
-  readonly labels: Labels;
-  started: number;
-  sent: number;
-}
-
 /** One server-streaming call as the metrics see it. */
 export interface CallMetrics {
   sent(): void;
   handled(code: StatusCode): void;
 }
 
+/** prom-client's bound series of one method, looked up once per method rather than per call. */
+interface MethodSeries {
+  readonly labels: Record<LabelName, string>;
+  readonly started: Counter.Internal;
+  readonly received: Counter.Internal;
+  readonly sent: Counter.Internal;
+  readonly seconds: Histogram.Internal<LabelName>;
+}
+
 export class GrpcServerMetrics {
-  readonly #handled: Counter<(typeof LABELS)[number] | "grpc_code">;
-  readonly #seconds: Histogram<(typeof LABELS)[number]>;
-  /** By service, then method; in the order of their first call, as the series were. */
-  readonly #counts = new Map<string, Map<string, MethodCounts>>();
+  readonly #started: Counter<LabelName>;
+  readonly #handled: Counter<LabelName | "grpc_code">;
+  readonly #received: Counter<LabelName>;
+  readonly #sent: Counter<LabelName>;
+  readonly #seconds: Histogram<LabelName>;
+  readonly #methods = new Map<string, MethodSeries>();
 
   constructor(registry: Registry) {
     const registers = [registry];
-    // These three are read through their registry only: their `collect` writes the counts.
-    const counts = this.#counts;
-    new Counter({
+    this.#started = new Counter({
       name: "grpc_server_started_total",
       help: "Total number of RPCs started on the server.",
       labelNames: LABELS,
       registers,
-      collect() {
-        writeCounts(this, counts, (c) => c.started);
-      },
     });
     this.#handled = new Counter({
       name: "grpc_server_handled_total",
@@ -70,24 +65,17 @@ export class GrpcServerMetrics {
       labelNames: [...LABELS, "grpc_code"],
       registers,
     });
-    new Counter({
+    this.#received = new Counter({
       name: "grpc_server_msg_received_total",
       help: "Total number of RPC stream messages received on the server.",
       labelNames: LABELS,
       registers,
-      // A server-streaming call receives its one request message: as many as started.
-      collect() {
-        writeCounts(this, counts, (c) => c.started);
-      },
     });
-    new Counter({
+    this.#sent = new Counter({
       name: "grpc_server_msg_sent_total",
       help: "Total number of gRPC stream messages sent by the server.",
       labelNames: LABELS,
       registers,
-      collect() {
-        writeCounts(this, counts, (c) => c.sent);
-      },
     });
     this.#seconds = new Histogram({
       name: "grpc_server_handling_seconds",
@@ -98,58 +86,38 @@ export class GrpcServerMetrics {
     });
   }
 
-  /** Counts a started server-streaming call (its one request message included). */
+  /** Counts a started server-streaming call and its one request message. */
   start(service: string, method: string): CallMetrics {
-    const counts = this.#countsOf(service, method);
-    const labels = counts.labels;
+    const series = this.#seriesOf(service, method);
+    series.started.inc();
+    series.received.inc();
     const startedAt = process.hrtime.bigint();
-    counts.started++;
     let done = false;
     return {
-      sent: () => {
-        counts.sent++;
-      },
+      sent: () => series.sent.inc(),
       handled: (code) => {
         if (done) return;
         done = true;
-        this.#handled.inc({ ...labels, grpc_code: CODE_NAMES[code] ?? "Unknown" });
-        this.#seconds.observe(labels, Number(process.hrtime.bigint() - startedAt) / 1e9);
+        this.#handled.inc({ ...series.labels, grpc_code: CODE_NAMES[code] ?? "Unknown" });
+        series.seconds.observe(Number(process.hrtime.bigint() - startedAt) / 1e9);
       },
     };
   }
 
-  #countsOf(service: string, method: string): MethodCounts {
-    let byMethod = this.#counts.get(service);
-    if (byMethod === undefined) {
-      byMethod = new Map();
-      this.#counts.set(service, byMethod);
-    }
-    let counts = byMethod.get(method);
-    if (counts === undefined) {
+  #seriesOf(service: string, method: string): MethodSeries {
+    const key = `${service}/${method}`;
+    let series = this.#methods.get(key);
+    if (series === undefined) {
       const labels = { grpc_type: "server_stream", grpc_service: service, grpc_method: method };
-      counts = { labels, started: 0, sent: 0 };
-      byMethod.set(method, counts);
+      series = {
+        labels,
+        started: this.#started.labels(labels),
+        received: this.#received.labels(labels),
+        sent: this.#sent.labels(labels),
+        seconds: this.#seconds.labels(labels),
+      };
+      this.#methods.set(key, series);
     }
-    return counts;
+    return series;
   }
-}
-
-/**
- * Sets a counter to the counts, from zero: a series appears with its first count, as it did when
- * every call incremented the counter, and holds the total since start.
- */
-function writeCounts(
-  counter: Counter<(typeof LABELS)[number]>,
-  counts: Map<string, Map<string, MethodCounts>>,
-  read: (c: MethodCounts) => number,
-): void {
-  counter.reset();
-  for (const c of eachCount(counts)) {
-    const n = read(c);
-    if (n > 0) counter.inc(c.labels, n);
-  }
-}
-
-function* eachCount(counts: Map<string, Map<string, MethodCounts>>): Iterable<MethodCounts> {
-  for (const byMethod of counts.values()) yield* byMethod.values();
 }

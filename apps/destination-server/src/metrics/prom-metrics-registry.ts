@@ -6,7 +6,6 @@ import type {
   MetricsRegistry,
 } from "@destination/core";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
-import { SeriesStore } from "./series-store.js";
 
 type Collect = () => readonly { labels: MetricLabels; value: number }[];
 
@@ -25,46 +24,26 @@ export class PromMetricsRegistry implements MetricsRegistry {
   }
 
   gauge(name: string, help: string, labelNames: readonly string[]): GaugeMetric {
-    const store = this.#once(name, () => {
-      const series = new SeriesStore(labelNames);
-      new Gauge({
-        name,
-        help,
-        labelNames,
-        registers: [this.#registry],
-        collect() {
-          this.reset();
-          for (const { labels, value } of series.values()) this.set(labels, value);
-        },
-      });
-      return series;
-    });
+    const gauge = this.#once(
+      name,
+      () => new Gauge({ name, help, labelNames, registers: [this.#registry] }),
+    );
     return {
-      set: (labels, value) => store.set(labels, value),
-      inc: (labels, by = 1) => store.addDelta(labels, by),
-      dec: (labels, by = 1) => store.addDelta(labels, -by),
-      remove: (labels) => store.remove(labels),
+      set: (labels, value) => gauge.set(labels, value),
+      inc: (labels, by = 1) => gauge.inc(labels, by),
+      dec: (labels, by = 1) => gauge.dec(labels, by),
+      remove: (labels) => gauge.remove(labels),
     };
   }
 
   counter(name: string, help: string, labelNames: readonly string[]): CounterMetric {
-    const store = this.#once(name, () => {
-      const series = new SeriesStore(labelNames);
-      new Counter({
-        name,
-        help,
-        labelNames,
-        registers: [this.#registry],
-        collect() {
-          this.reset();
-          for (const { labels, value } of series.values()) this.inc(labels, value);
-        },
-      });
-      return series;
-    });
+    const counter = this.#once(
+      name,
+      () => new Counter({ name, help, labelNames, registers: [this.#registry] }),
+    );
     return {
-      inc: (labels, by = 1) => store.increment(labels, by),
-      remove: (labels) => store.remove(labels),
+      inc: (labels, by = 1) => counter.inc(labels, by),
+      remove: (labels) => counter.remove(labels),
     };
   }
 

@@ -1,6 +1,7 @@
+import { status as Status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { Status, type StatusCode } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
+import type { StatusCode } from "../grpc/status-error.js";
+import { StatusError } from "../grpc/status-error.js";
 import {
   getServiceNotFound,
   profileServiceNotFound,

@@ -1,6 +1,6 @@
 import { goQuote } from "@destination/go-compat";
-import { Status } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
+import { status as Status } from "@grpc/grpc-js";
+import { StatusError } from "../grpc/status-error.js";
 import { AuthorityError, parseAuthority } from "./authority.js";
 import { canonicalIpLiteral } from "./ip-literal.js";
 import { parseServiceName, ServiceNameError } from "./service-name.js";

@@ -1,8 +1,9 @@
+import { status as Status } from "@grpc/grpc-js";
+import type { StatusCode } from "../grpc/status-error.js";
+import { StatusError } from "../grpc/status-error.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { CallMetrics } from "../metrics/grpc-server-metrics.js";
-import type { ServerCall } from "../transport/server-call.js";
-import { Status, type StatusCode } from "../transport/status-code.js";
-import { StatusError } from "../transport/status-error.js";
+import type { StreamCall } from "./stream-call.js";
 import { StreamQueue } from "./stream-queue.js";
 
 /** The open streams of a server, so that shutdown can end each of them with OK. */
@@ -34,12 +35,12 @@ export class OpenStreams {
 }
 
 export interface StreamSessionOptions<T> {
-  readonly call: ServerCall;
+  readonly call: StreamCall;
   readonly streams: OpenStreams;
   readonly metrics: CallMetrics;
   readonly logger: ServerLogger;
   readonly capacity: number;
-  /** A message as it goes on the wire (`frameMessage`). */
+  /** A message as its bytes: encoded once, shared by every stream that sends it. */
   readonly encode: (message: T) => Uint8Array;
   /** Every message the queue refused (Get and service profiles count each one). */
   readonly onRefused?: () => void;
@@ -55,7 +56,7 @@ export interface StreamSessionOptions<T> {
  */
 export class StreamSession<T extends object> {
   readonly sink: StreamQueue<T>;
-  readonly #call: ServerCall;
+  readonly #call: StreamCall;
   readonly #streams: OpenStreams;
   readonly #metrics: CallMetrics;
   readonly #logger: ServerLogger;

@@ -2,8 +2,6 @@
 // the service's gRPC streams, shared by the server's tests and tooling/integration. Not part of
 // the main entry; imports no test runner.
 
-/** One gRPC call's stream: the bench counts the messages written at `ServerCall.prototype.write`. */
-export { ServerCall } from "../transport/server-call.js";
 export {
   type ConvergenceDifference,
   type ConvergenceReport,

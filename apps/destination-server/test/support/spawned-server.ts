@@ -7,7 +7,7 @@ const BIN = `${APP}/bin/destination-server.js`;
 
 /** Fails clearly when the binary has not been built (`turbo run test` builds it first). */
 export function assertBuilt(): void {
-  if (!existsSync(`${APP}/dist/server.cjs`)) {
+  if (!existsSync(`${APP}/dist/main.js`)) {
     throw new Error(
       "apps/destination-server/dist is missing: run `pnpm turbo run build --filter=@destination/server...`",
     );

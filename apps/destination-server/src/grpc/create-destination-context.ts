@@ -1,0 +1,187 @@
+import type { MetricsRegistry } from "@destination/core";
+import { EndpointsWatcher } from "@destination/endpoints-watcher";
+import { type Cluster, registerCacheSizeMetrics } from "@destination/k8s-discovery";
+import {
+  ClusterStore,
+  FederatedServices,
+  kubeRemoteClusterFactory,
+} from "@destination/multicluster";
+import { WorkloadWatcher } from "@destination/pod-watcher";
+import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
+import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
+import { Registry } from "prom-client";
+import { resolveOptions } from "../config/resolve-options.js";
+import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
+import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
+import { queueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
+import { RemoteTranslations } from "../multicluster/remote-translations.js";
+import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
+import { OpenStreams } from "../streams/stream-session.js";
+import type { DestinationContext } from "./destination-context.js";
+import { NodeZones } from "./node-zones.js";
+
+/** A DestinationContext and what releases it. */
+export interface DestinationContextHandle {
+  readonly context: DestinationContext;
+  /** Ends every open stream with OK, refuses new ones, and stops the watchers. */
+  close(): Promise<void>;
+}
+
+/** What the Destination service is built from beside its cluster (defaults as the server's). */
+export interface DestinationContextOptions
+  extends Omit<
+    DestinationServerOptions,
+    | "addr"
+    | "metricsAddr"
+    | "cluster"
+    | "manifests"
+    | "kubeconfig"
+    | "kubeContext"
+    | "minPingIntervalMs"
+    | "keepalivePermitWithoutCalls"
+    | "maxConcurrentStreams"
+    | "maxReceiveMessageLength"
+    | "maxConnectionIdleMs"
+    | "maxConnectionAgeMs"
+    | "maxConnectionAgeGraceMs"
+    | "maxSessionMemoryMb"
+    | "shutdownTimeoutMs"
+    | "warmUpServices"
+  > {
+  /** Where the gRPC, queue and watcher metrics go; a registry of its own by default. */
+  readonly registry?: Registry;
+}
+
+/**
+ * The Destination service on a cluster, for a grpc-js `Server` of one's own (README "Mounting
+ * the handlers"): `server.addService(DestinationService, destinationHandlers(handle.context))`.
+ * Call it before `cluster.start()`, serve once `cluster.whenSynced()` has resolved, and `close()`
+ * it before stopping the cluster. Linked remote clusters are not followed (no link Secrets are
+ * read); `startDestinationServer` does that.
+ */
+export function createDestinationContext(
+  cluster: Cluster,
+  options: DestinationContextOptions = {},
+): DestinationContextHandle {
+  const registry = options.registry ?? new Registry();
+  return createDestinationContextOn(
+    cluster,
+    resolveOptions(options),
+    registry,
+    new PromMetricsRegistry(registry),
+  );
+}
+
+/**
+ * Builds the watchers, translations and stream bookkeeping of the Destination service on a
+ * cluster. Call it before `cluster.start()`: every watcher registers its cache handlers here,
+ * so none misses an event; serve only once `cluster.whenSynced()` has resolved.
+ */
+export function createDestinationContextOn(
+  cluster: Cluster,
+  options: ResolvedServerOptions,
+  registry: Registry,
+  metrics: MetricsRegistry,
+): DestinationContextHandle {
+  const { logger } = options;
+  const clusterStore = new ClusterStore({
+    factory:
+      options.remoteClusterFactory ??
+      kubeRemoteClusterFactory({
+        enableEndpointSlices: options.enableEndpointSlices,
+        metrics,
+        logger: (name) => logger.child({ component: "k8s", cluster: name }),
+      }),
+    enableEndpointSlices: options.enableEndpointSlices,
+    enableIPv6: options.enableIpv6,
+    syncTimeoutMs: options.cacheSyncTimeoutMs,
+    logger: logger.child({ component: "cluster-store" }),
+    clusterLogger: (name) => logger.child({ component: "cluster-store", cluster: name }),
+    metrics,
+    clock: options.clock,
+  });
+  // Remote clusters report their cache sizes too, labelled with their names.
+  registerCacheSizeMetrics(metrics, () => [cluster, ...clusterStore.clusters()]);
+
+  const endpoints = new EndpointsWatcher(cluster, {
+    enableEndpointSlices: options.enableEndpointSlices,
+    enableIPv6: options.enableIpv6,
+    logger: logger.child({ component: "endpoints-watcher" }),
+    metrics,
+  });
+  const workloads = new WorkloadWatcher(cluster, {
+    defaultOpaquePorts: options.defaultOpaquePorts,
+    enableEndpointSlices: options.enableEndpointSlices,
+    logger: logger.child({ component: "workload-watcher" }),
+    metrics,
+  });
+  const profiles = new ProfileWatcher(cluster, {
+    logger: logger.child({ component: "profile-watcher" }),
+    metrics,
+  });
+  const opaquePorts = new OpaquePortsWatcher(cluster, {
+    defaultOpaquePorts: options.defaultOpaquePorts,
+    logger: logger.child({ component: "opaque-ports-watcher" }),
+    metrics,
+  });
+  const federated = new FederatedServices(
+    cluster,
+    clusterStore,
+    logger.child({ component: "federation" }),
+  );
+  const nodeZones = new NodeZones(cluster);
+
+  const translatorConfig: EndpointTranslatorConfig = {
+    controllerNamespace: options.controllerNamespace,
+    identityTrustDomain: options.identityTrustDomain,
+    enableH2Upgrade: options.enableH2Upgrade,
+    forceOpaqueTransport: options.forceOpaqueTransport,
+    meshedHttp2ClientParams: options.meshedHttp2ClientParams,
+    extEndpointZoneWeights: options.extEndpointZoneWeights,
+    defaultOpaquePorts: options.defaultOpaquePorts,
+  };
+  const streams = new OpenStreams();
+  const context: DestinationContext = {
+    cluster,
+    endpoints,
+    workloads,
+    profiles,
+    opaquePorts,
+    nodeZones,
+    endpointTranslation: new EndpointTranslation(
+      translatorConfig,
+      logger.child({ component: "translator" }),
+    ),
+    translatorConfig,
+    clusterStore,
+    remoteTranslations: new RemoteTranslations(
+      translatorConfig,
+      logger.child({ component: "translator" }),
+    ),
+    federated,
+    clusterDomain: options.clusterDomain,
+    streamQueueCapacity: options.streamQueueCapacity,
+    grpcMetrics: new GrpcServerMetrics(registry),
+    overflowMetrics: queueOverflowMetrics(metrics),
+    streams,
+    logger: logger.child({ component: "grpc" }),
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    context,
+    close() {
+      closing ??= (async () => {
+        streams.endAll();
+        nodeZones.stop();
+        federated.stop();
+        endpoints.stop();
+        workloads.stop();
+        profiles.stop();
+        opaquePorts.stop();
+        await clusterStore.stop();
+      })();
+      return closing;
+    },
+  };
+}

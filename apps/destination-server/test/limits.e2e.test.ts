@@ -1,0 +1,117 @@
+import { connect as connectHttp2 } from "node:http2";
+import { MemoryCluster } from "@destination/k8s-discovery";
+import { DestinationClient } from "@destination/proto/client";
+import * as grpc from "@grpc/grpc-js";
+import { afterEach, describe, expect, it } from "vitest";
+import { get, pod, service, slice } from "../src/testing/index.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+const WEB = "web.ns.svc.cluster.local:80";
+
+function webCluster(): MemoryCluster {
+  const cluster = new MemoryCluster();
+  cluster.apply(service("ns", "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }));
+  cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }));
+  cluster.apply(
+    slice(
+      "ns",
+      "web-1",
+      "web",
+      [{ port: 80 }],
+      [{ ip: "10.1.0.1", pod: "web-0", hostname: "web-0" }],
+    ),
+  );
+  return cluster;
+}
+
+/** A client on a connection of its own. */
+function oneConnection(port: number, options: grpc.ClientOptions = {}): DestinationClient {
+  return new DestinationClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    "grpc.use_local_subchannel_pool": 1,
+    ...options,
+  });
+}
+
+let server: TestServer | undefined;
+const clients: DestinationClient[] = [];
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await server?.close();
+  server = undefined;
+});
+
+describe("request size limit", () => {
+  it("refuses a gzip request that inflates past the limit, then serves the next Get", async () => {
+    // The default limit, 4 MiB. A client that gzips every message it sends: an 8 MiB path is
+    // about 8 KiB on the wire, so only the inflated size exceeds the limit.
+    server = await startTestServer({ cluster: webCluster() });
+    const gzip = oneConnection(server.grpcPort, { "grpc.default_compression_algorithm": 2 });
+    clients.push(gzip);
+    const bomb = get(gzip, `${"a".repeat(8 * 1024 * 1024)}.ns.svc.cluster.local:80`);
+    const end = await bomb.end;
+    expect(end.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    expect(end.details).toMatch(/decompresses to a size larger than 4194304/);
+
+    // The same connection, and then a plain one, still get answers.
+    const next = get(gzip, WEB);
+    expect(await next.next()).toHaveProperty("add");
+    next.cancel();
+    const plain = get(server.client, WEB);
+    expect(await plain.next()).toHaveProperty("add");
+    plain.cancel();
+  });
+
+  it("refuses an uncompressed request over the limit", async () => {
+    server = await startTestServer({ cluster: webCluster(), maxReceiveMessageLength: 1024 });
+    const end = await get(server.client, `${"a".repeat(4096)}.ns.svc.cluster.local:80`).end;
+    expect(end.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+    const plain = get(server.client, WEB);
+    expect(await plain.next()).toHaveProperty("add");
+    plain.cancel();
+  });
+});
+
+describe("streams per connection", () => {
+  it("advertises the cap in its HTTP/2 settings, 10,000 by default", async () => {
+    server = await startTestServer({ cluster: webCluster() });
+    expect(await advertisedMaxStreams(server.grpcPort)).toBe(10_000);
+  });
+
+  it("holds a connection's third stream until one of two ends, with a cap of 2", async () => {
+    server = await startTestServer({ cluster: webCluster(), maxConcurrentStreams: 2 });
+    expect(await advertisedMaxStreams(server.grpcPort)).toBe(2);
+    const client = oneConnection(server.grpcPort);
+    clients.push(client);
+    const first = get(client, WEB);
+    const second = get(client, WEB);
+    await Promise.all([first.next(), second.next()]);
+    const third = get(client, WEB);
+    const order: string[] = [];
+    const thirdFirst = third.next().then((message) => {
+      order.push("third answered");
+      return message;
+    });
+    // Another connection is not held back by this one's cap.
+    const other = get(server.client, WEB);
+    await other.next();
+    other.cancel();
+    order.push("first cancelled");
+    first.cancel();
+    expect(await thirdFirst).toHaveProperty("add");
+    expect(order).toEqual(["first cancelled", "third answered"]);
+    second.cancel();
+    third.cancel();
+  });
+});
+
+/** SETTINGS_MAX_CONCURRENT_STREAMS as the server sends it, read with node's HTTP/2 client. */
+function advertisedMaxStreams(port: number): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const session = connectHttp2(`http://127.0.0.1:${port}`);
+    session.once("error", reject);
+    session.once("remoteSettings", (settings) => {
+      resolve(settings.maxConcurrentStreams);
+      session.close();
+    });
+  });
+}
