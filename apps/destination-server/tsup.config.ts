@@ -8,7 +8,8 @@ export default defineConfig([
     format: ["esm"],
     dts: { entry: ["src/index.ts", "src/testing/index.ts"] },
     // The binary's entry is written by the other build, at the same time.
-    clean: ["!main.js*"],
+    // Both builds write into dist/ at once: the build script empties it first instead.
+    clean: false,
     sourcemap: true,
     target: "node20",
   },
