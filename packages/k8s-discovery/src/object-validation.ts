@@ -1,12 +1,13 @@
 import type { ResourceKind } from "./resource-kind.js";
 import { OBJECT_SCHEMAS, TYPED_OBJECT_SCHEMAS } from "./validation/object-schemas.js";
+import { schemaProblem } from "./validation/problem.js";
 
 /**
  * The first problem that keeps `value` from being a `kind` the watchers can read, as
  * `path: message` (`spec.ports[0].port: expected number, got "80"`), or undefined when it is one.
  */
 export function objectProblem(kind: ResourceKind, value: unknown): string | undefined {
-  return OBJECT_SCHEMAS[kind].problem(value)?.toString();
+  return schemaProblem(OBJECT_SCHEMAS[kind], value);
 }
 
 /**
@@ -15,7 +16,7 @@ export function objectProblem(kind: ResourceKind, value: unknown): string | unde
  * addresses). Checking the rest again was a twentieth of a start's CPU on 10k pods.
  */
 export function typedObjectProblem(kind: ResourceKind, value: unknown): string | undefined {
-  return (TYPED_OBJECT_SCHEMAS[kind] ?? OBJECT_SCHEMAS[kind]).problem(value)?.toString();
+  return schemaProblem(TYPED_OBJECT_SCHEMAS[kind] ?? OBJECT_SCHEMAS[kind], value);
 }
 
 /** `namespace/name` (or `name`) of something that may not even have metadata. */

@@ -1,97 +1,92 @@
+import * as v from "valibot";
 import type { ResourceKind } from "../resource-kind.js";
 import {
-  boolean,
-  type Check,
-  integer,
-  list,
-  looseObject,
   nonEmptyString,
-  nullish,
-  optional,
-  string,
-  stringMap,
-  union,
-  unknown,
-} from "./checks.js";
+  optionalBoolean,
+  optionalList,
+  optionalPort,
+  optionalPortOrName,
+  optionalString,
+  optionalStringMap,
+  port,
+} from "./field-schemas.js";
 
 // The schemas check only the fields some watcher or index reads, and only their types: unknown
 // fields pass, and an optional field may be absent or `null`, as the API server writes it.
-// The objects are kept as they came; the checks never transform them.
+// The objects are kept as they came; what valibot outputs is not used.
 
-const optionalString = nullish(string);
-const optionalBoolean = nullish(boolean);
-const port = integer;
-const optionalPort = nullish(port);
-const portOrName = nullish(union([port, string]));
-// Labels and selectors are read by key, so a map is never an array.
-const optionalStringMap = nullish(stringMap);
-const optionalList = (item: Check) => nullish(list(item));
+/**
+ * An object (arrays included) whose listed fields pass their schemas, in the order given, read
+ * through the prototype chain; other fields pass unread. valibot's `object` accepts exactly
+ * what `looseObject` does and leaves unknown fields out of its output instead of copying them,
+ * which is all the difference here since the output is dropped.
+ */
+const fields = v.object;
 
-const metadata = looseObject({
+/** A field that is an object of `entries`, or absent, or `null`. */
+const optionalFields = <T extends v.ObjectEntries>(entries: T) => v.nullish(fields(entries));
+
+export type ObjectSchema = v.GenericSchema;
+
+const metadata = fields({
   name: nonEmptyString,
   // Unlike the fields below, these three may be absent but not `null`.
-  namespace: optional(string),
-  uid: optional(string),
-  resourceVersion: optional(string),
+  namespace: v.optional(v.string()),
+  uid: v.optional(v.string()),
+  resourceVersion: v.optional(v.string()),
   creationTimestamp: optionalString,
   deletionTimestamp: optionalString,
   labels: optionalStringMap,
   annotations: optionalStringMap,
   ownerReferences: optionalList(
-    looseObject({ kind: string, name: string, controller: optionalBoolean }),
+    fields({ kind: v.string(), name: v.string(), controller: optionalBoolean }),
   ),
-  managedFields: optionalList(looseObject({ time: optionalString })),
+  managedFields: optionalList(fields({ time: optionalString })),
 });
 
-const object = (fields: Record<string, Check>) =>
-  looseObject({ apiVersion: optionalString, kind: optionalString, metadata, ...fields });
+const object = <T extends v.ObjectEntries>(entries: T) =>
+  fields({ apiVersion: optionalString, kind: optionalString, metadata, ...entries });
 
-const objectReference = nullish(
-  looseObject({
-    kind: optionalString,
-    namespace: optionalString,
-    name: optionalString,
-    uid: optionalString,
-    resourceVersion: optionalString,
-  }),
-);
+const objectReference = optionalFields({
+  kind: optionalString,
+  namespace: optionalString,
+  name: optionalString,
+  uid: optionalString,
+  resourceVersion: optionalString,
+});
 
-const labelSelector = nullish(
-  looseObject({
-    matchLabels: optionalStringMap,
-    matchExpressions: optionalList(
-      looseObject({ key: string, operator: string, values: optionalList(string) }),
-    ),
-  }),
-);
+const labelSelector = optionalFields({
+  matchLabels: optionalStringMap,
+  matchExpressions: optionalList(
+    fields({ key: v.string(), operator: v.string(), values: optionalList(v.string()) }),
+  ),
+});
 
 const service = object({
-  spec: nullish(
-    looseObject({
-      type: optionalString,
-      clusterIP: optionalString,
-      clusterIPs: optionalList(string),
-      ports: optionalList(
-        looseObject({
-          name: optionalString,
-          protocol: optionalString,
-          port,
-          targetPort: portOrName,
-          nodePort: optionalPort,
-        }),
-      ),
-      selector: optionalStringMap,
-      externalName: optionalString,
-      internalTrafficPolicy: optionalString,
-      ipFamilies: optionalList(string),
-    }),
-  ),
+  spec: optionalFields({
+    type: optionalString,
+    clusterIP: optionalString,
+    clusterIPs: optionalList(v.string()),
+    ports: optionalList(
+      fields({
+        name: optionalString,
+        protocol: optionalString,
+        port,
+        targetPort: optionalPortOrName,
+        nodePort: optionalPort,
+      }),
+    ),
+    selector: optionalStringMap,
+    externalName: optionalString,
+    internalTrafficPolicy: optionalString,
+    ipFamilies: optionalList(v.string()),
+  }),
 });
 
-const container = looseObject({
+const container = fields({
   name: optionalString,
   ports: optionalList(
-    looseObject({
+    fields({
       name: optionalString,
       containerPort: port,
       hostPort: optionalPort,
@@ -99,36 +94,32 @@ const container = looseObject({
       protocol: optionalString,
     }),
   ),
-  env: optionalList(looseObject({ name: string, value: optionalString })),
+  env: optionalList(fields({ name: v.string(), value: optionalString })),
 });
 
-const podIps = optionalList(looseObject({ ip: string }));
+const podIps = optionalList(fields({ ip: v.string() }));
 
 const pod = object({
-  spec: nullish(
-    looseObject({
-      nodeName: optionalString,
-      hostNetwork: optionalBoolean,
-      hostname: optionalString,
-      subdomain: optionalString,
-      serviceAccountName: optionalString,
-      containers: optionalList(container),
-      initContainers: optionalList(container),
-    }),
-  ),
-  status: nullish(
-    looseObject({
-      phase: optionalString,
-      podIP: optionalString,
-      podIPs: podIps,
-      hostIP: optionalString,
-      hostIPs: podIps,
-    }),
-  ),
+  spec: optionalFields({
+    nodeName: optionalString,
+    hostNetwork: optionalBoolean,
+    hostname: optionalString,
+    subdomain: optionalString,
+    serviceAccountName: optionalString,
+    containers: optionalList(container),
+    initContainers: optionalList(container),
+  }),
+  status: optionalFields({
+    phase: optionalString,
+    podIP: optionalString,
+    podIPs: podIps,
+    hostIP: optionalString,
+    hostIPs: podIps,
+  }),
 });
 
-const endpointAddress = looseObject({
-  ip: string,
+const endpointAddress = fields({
+  ip: v.string(),
   hostname: optionalString,
   nodeName: optionalString,
   targetRef: objectReference,
@@ -136,35 +127,33 @@ const endpointAddress = looseObject({
 
 const endpoints = object({
   subsets: optionalList(
-    looseObject({
+    fields({
       addresses: optionalList(endpointAddress),
       notReadyAddresses: optionalList(endpointAddress),
-      ports: optionalList(looseObject({ name: optionalString, port, protocol: optionalString })),
+      ports: optionalList(fields({ name: optionalString, port, protocol: optionalString })),
     }),
   ),
 });
 
 const endpointSlice = object({
-  addressType: string,
+  addressType: v.string(),
   endpoints: optionalList(
-    looseObject({
-      addresses: list(string),
-      conditions: nullish(
-        looseObject({
-          ready: optionalBoolean,
-          serving: optionalBoolean,
-          terminating: optionalBoolean,
-        }),
-      ),
+    fields({
+      addresses: v.array(v.string()),
+      conditions: optionalFields({
+        ready: optionalBoolean,
+        serving: optionalBoolean,
+        terminating: optionalBoolean,
+      }),
       hostname: optionalString,
       targetRef: objectReference,
       nodeName: optionalString,
       zone: optionalString,
-      hints: nullish(looseObject({ forZones: optionalList(looseObject({ name: string })) })),
+      hints: optionalFields({ forZones: optionalList(fields({ name: v.string() })) }),
     }),
   ),
   ports: optionalList(
-    looseObject({
+    fields({
       name: optionalString,
       port: optionalPort,
       protocol: optionalString,
@@ -177,60 +166,52 @@ const endpointSlice = object({
 // rejects a wrongly typed field the way upstream's decoding does; only their containers are
 // checked here.
 const serviceProfile = object({
-  spec: nullish(
-    looseObject({
-      routes: optionalList(unknown),
-      retryBudget: nullish(looseObject({})),
-      dstOverrides: optionalList(unknown),
-      opaquePorts: optionalList(string),
-    }),
-  ),
+  spec: optionalFields({
+    routes: optionalList(v.unknown()),
+    retryBudget: optionalFields({}),
+    dstOverrides: optionalList(v.unknown()),
+    opaquePorts: optionalList(v.string()),
+  }),
 });
 
 const server = object({
-  spec: nullish(
-    looseObject({
-      podSelector: labelSelector,
-      externalWorkloadSelector: labelSelector,
-      port: portOrName,
-      proxyProtocol: optionalString,
-      accessPolicy: optionalString,
-    }),
-  ),
+  spec: optionalFields({
+    podSelector: labelSelector,
+    externalWorkloadSelector: labelSelector,
+    port: optionalPortOrName,
+    proxyProtocol: optionalString,
+    accessPolicy: optionalString,
+  }),
 });
 
 const externalWorkload = object({
-  spec: nullish(
-    looseObject({
-      meshTLS: nullish(looseObject({ identity: string, serverName: string })),
-      ports: optionalList(looseObject({ name: optionalString, port, protocol: optionalString })),
-      workloadIPs: optionalList(looseObject({ ip: string })),
-    }),
-  ),
-  status: nullish(
-    looseObject({
-      conditions: optionalList(looseObject({ type: string, status: string })),
-    }),
-  ),
+  spec: optionalFields({
+    meshTLS: optionalFields({ identity: v.string(), serverName: v.string() }),
+    ports: optionalList(fields({ name: optionalString, port, protocol: optionalString })),
+    workloadIPs: optionalList(fields({ ip: v.string() })),
+  }),
+  status: optionalFields({
+    conditions: optionalList(fields({ type: v.string(), status: v.string() })),
+  }),
 });
 
 const metadataOnly = object({});
 
 // What protobuf cannot rule out in an object read by the readers in `kube/`: they give every
 // field its schema's type by construction, but the wire allows an empty string and an absent
-// list where the JSON checks above want a name and an endpoint's addresses.
-const typedMetadata = looseObject({ name: nonEmptyString });
-const typedObject = looseObject({ metadata: typedMetadata });
-const typedEndpointSlice = looseObject({
+// list where the JSON schemas above want a name and an endpoint's addresses.
+const typedMetadata = fields({ name: nonEmptyString });
+const typedObject = fields({ metadata: typedMetadata });
+const typedEndpointSlice = fields({
   metadata: typedMetadata,
-  endpoints: optionalList(looseObject({ addresses: list(string) })),
+  endpoints: optionalList(fields({ addresses: v.array(v.string()) })),
 });
 
 /**
  * What an object read from protobuf must still pass: the checks of `OBJECT_SCHEMAS` its reader
  * does not make true by construction. Kinds that are never read from protobuf are absent.
  */
-export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, Check>>> = {
+export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, ObjectSchema>>> = {
   Service: typedObject,
   EndpointSlice: typedEndpointSlice,
   Pod: typedObject,
@@ -241,7 +222,7 @@ export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, Check>>
 };
 
 /** What a `kind` must look like for the watchers to read it. */
-export const OBJECT_SCHEMAS: Readonly<Record<ResourceKind, Check>> = {
+export const OBJECT_SCHEMAS: Readonly<Record<ResourceKind, ObjectSchema>> = {
   Service: service,
   EndpointSlice: endpointSlice,
   Endpoints: endpoints,
