@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { type AuditEvent, renderKubeconfig } from "@destination/k8s-env";
 import { namespace, service } from "@destination/server/testing";
+import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CutProxy } from "../src/cut-proxy.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
 
 const NS = "credentials";
-const WAIT = { timeout: 60_000, interval: 100 };
+const WAIT = { timeoutMs: 60_000, intervalMs: 100 };
 
 let ctx: IntegrationEnv | undefined;
 let dir = "";
@@ -118,12 +119,12 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
       }),
     );
     await api.apply(service(NS, "before", [{ port: 80 }], { clusterIP: "10.96.7.1" }));
-    await vi.waitFor(() => expect(cluster.services.get(NS, "before")).toBeDefined(), WAIT);
+    await eventually(() => expect(cluster.services.get(NS, "before")).toBeDefined(), WAIT);
 
     // The kubelet rotates the token while the watches run; the old one stops being valid.
     writeFileSync(join(accountDir, "token"), second.token);
     await kube.request("DELETE", `/api/v1/namespaces/${NS}/serviceaccounts/first`);
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const answer = await kube.request("GET", "/api/v1/pods?limit=1", undefined, {
         token: first.token,
       });
@@ -137,7 +138,7 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     vi.setSystemTime(Date.now() + 61_000);
     reconnect(via);
     await api.apply(service(NS, "after", [{ port: 80 }], { clusterIP: "10.96.7.2" }));
-    await vi.waitFor(() => expect(cluster.services.get(NS, "after")).toBeDefined(), WAIT);
+    await eventually(() => expect(cluster.services.get(NS, "after")).toBeDefined(), WAIT);
     // The watches resume from their last version (a relist only follows 410 Gone).
     const reads = readsBy(second.username, rotatedAt);
     expect(reads).toContain("watch 200");
@@ -194,7 +195,7 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     const rotatedAt = new Date();
     reconnect(via);
     await api.apply(service(NS, "by-bob", [{ port: 80 }], { clusterIP: "10.96.7.3" }));
-    await vi.waitFor(() => expect(cluster.services.get(NS, "by-bob")).toBeDefined(), WAIT);
+    await eventually(() => expect(cluster.services.get(NS, "by-bob")).toBeDefined(), WAIT);
     expect(readsBy("bob", rotatedAt)).toContain("watch 200");
     // A request with the old certificate would be alice's, refused.
     expect(readsBy("alice", rotatedAt)).toEqual([]);

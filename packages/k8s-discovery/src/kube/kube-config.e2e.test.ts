@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
+import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeApiServer, type RecordedRequest } from "./fake-api-server.js";
 import { createKubeCluster, type KubeClusterOptions } from "./kube-cluster.js";
@@ -57,10 +58,7 @@ describe("kubeconfig through @kubernetes/client-node", () => {
     const cluster = await syncedCluster({ inCluster: true, serviceAccountPathPrefix: root });
     // One watch per cached kind, each opened once its list is in.
     const watches = cluster.servedKinds.size;
-    await vi.waitFor(() => expect(server.openWatches).toBe(watches), {
-      timeout: 15_000,
-      interval: 20,
-    });
+    await eventually(() => expect(server.openWatches).toBe(watches));
     expect(new Set(server.requests.map((r) => r.authorization))).toEqual(
       new Set(["Bearer first-token"]),
     );
@@ -69,14 +67,14 @@ describe("kubeconfig through @kubernetes/client-node", () => {
     const reconnect = async () => {
       const from = server.requests.length;
       server.endWatches();
-      await vi.waitFor(
+      await eventually(
         () => {
           expect(server.requests.slice(from).filter(isWatch).length).toBeGreaterThanOrEqual(
             watches,
           );
           expect(server.openWatches).toBe(watches);
         },
-        { timeout: 15_000, interval: 20 },
+        { intervalMs: 20 },
       );
       return new Set(server.requests.slice(from).map((r) => r.authorization));
     };
