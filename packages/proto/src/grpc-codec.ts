@@ -19,13 +19,3 @@ export function decoder<Desc extends DescMessage>(schema: Desc) {
 }
 
 /** Bytes before a message in a gRPC frame: the compressed flag and a big-endian length. */
-const FRAME_PREFIX_BYTES = 5;
-
-/** The gRPC frame of an encoded message: uncompressed flag, big-endian length, the bytes. */
-export function grpcFrame(bytes: Uint8Array): Buffer {
-  const frame = Buffer.allocUnsafe(FRAME_PREFIX_BYTES + bytes.length);
-  frame[0] = 0;
-  frame.writeUInt32BE(bytes.length, 1);
-  frame.set(bytes, FRAME_PREFIX_BYTES);
-  return frame;
-}

@@ -99,7 +99,6 @@ describe("@destination/proto public API", () => {
     "DestinationService",
     "DestinationMethodPath",
     "encodeUpdate",
-    "encodeUpdateFrame",
     "encodeDestinationProfile",
     // helpers
     "tcpAddressFromString",

@@ -63,7 +63,6 @@ export {
   DestinationService,
   encodeDestinationProfile,
   encodeUpdate,
-  encodeUpdateFrame,
   type GetCall,
   type GetHandler,
   type GetProfileCall,

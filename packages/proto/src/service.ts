@@ -10,7 +10,7 @@ import {
   type Update,
   UpdateSchema,
 } from "./gen/destination_pb.js";
-import { decoder, encoder, grpcFrame } from "./grpc-codec.js";
+import { decoder, encoder } from "./grpc-codec.js";
 
 /** Full gRPC method paths, as the proxy sends them. */
 export const DestinationMethodPath = {
@@ -33,14 +33,6 @@ const serializeUpdate = encoder(UpdateSchema);
  * encodes each change once and writes the same bytes to every stream that gets it.
  */
 export const encodeUpdate: (update: Update) => Buffer = serializeUpdate;
-
-/**
- * Encodes an Update as a whole gRPC message: the uncompressed flag and the big-endian length,
- * then the `encodeUpdate` bytes, for a server that writes frames itself.
- */
-export function encodeUpdateFrame(update: Update): Buffer {
-  return grpcFrame(serializeUpdate(update));
-}
 
 /** Encodes a DestinationProfile once, for sharing between streams. */
 export const encodeDestinationProfile: (profile: DestinationProfile) => Buffer =

@@ -1,4 +1,4 @@
-// What `encodeUpdate`, `encodeUpdateFrame` and the service's serializer put on the wire, read back
+// What `encodeUpdate` and the service's serializer put on the wire, read back
 // with protobuf-es `fromBinary`, on random messages that set, leave out or zero every field of
 // every message an Update holds, with text of every UTF-8 width and of lengths that need
 // multi-byte length prefixes, and unknown fields anywhere.
@@ -32,7 +32,7 @@ import {
 } from "./gen/destination_pb.js";
 import { MetadataSchema } from "./gen/meta_pb.js";
 import { IPAddressSchema, IPv6Schema, type TcpAddress, TcpAddressSchema } from "./gen/net_pb.js";
-import { DestinationService, encodeUpdate, encodeUpdateFrame } from "./service.js";
+import { DestinationService, encodeUpdate } from "./service.js";
 import { type Rng, seededRandom } from "./test-fixtures.js";
 
 const TEXTS = [
@@ -308,10 +308,8 @@ describe("encodeUpdate", () => {
     const r = seededRandom(11);
     const updates = Array.from({ length: 50 }, () => update(r));
     const encoded = updates.map((u) => encodeUpdate(u));
-    const framed = updates.map((u) => encodeUpdateFrame(u));
     updates.forEach((u, i) => {
       expect(equals(UpdateSchema, readBack(encoded[i] as Buffer), u)).toBe(true);
-      expect(equals(UpdateSchema, readBack((framed[i] as Buffer).subarray(5)), u)).toBe(true);
     });
   });
 
@@ -329,7 +327,6 @@ describe("encodeUpdate", () => {
       update: { case: "add", value: { addrs: [{ weight: -1 }], metricLabels: {} } },
     });
     expect(() => encodeUpdate(bad)).toThrow(/weight/);
-    expect(() => encodeUpdateFrame(bad)).toThrow(/weight/);
     const u = update(seededRandom(3));
     expect(equals(UpdateSchema, readBack(encodeUpdate(u)), u)).toBe(true);
   });
@@ -339,42 +336,5 @@ describe("encodeUpdate", () => {
     expect(outcome(() => encodeUpdate(foreign))).toEqual(
       outcome(() => toBinary(UpdateSchema, foreign)),
     );
-  });
-});
-
-describe("encodeUpdateFrame", () => {
-  it("prefixes the encodeUpdate bytes with the uncompressed flag and the big-endian length", () => {
-    const r = seededRandom(5);
-    for (let i = 0; i < 500; i++) {
-      const u = update(r);
-      const body = encodeUpdate(u);
-      const frame = encodeUpdateFrame(u);
-      expect(frame.length, `message ${i}`).toBe(5 + body.length);
-      expect(frame[0]).toBe(0);
-      expect(frame.readUInt32BE(1)).toBe(body.length);
-      expect(frame.subarray(5).equals(body), `message ${i}`).toBe(true);
-    }
-  });
-
-  it("frames an empty Update and a large one", () => {
-    expect([...encodeUpdateFrame(create(UpdateSchema))]).toEqual([0, 0, 0, 0, 0]);
-    const r = seededRandom(9);
-    const u = create(UpdateSchema, {
-      update: {
-        case: "add",
-        value: { addrs: Array.from({ length: 200 }, () => weightedAddr(r)), metricLabels: {} },
-      },
-    });
-    const frame = encodeUpdateFrame(u);
-    const length = frame.length - 5;
-    expect(length).toBeGreaterThan(0xffff);
-    expect([...frame.subarray(0, 5)]).toEqual([
-      0,
-      length >>> 24,
-      (length >>> 16) & 0xff,
-      (length >>> 8) & 0xff,
-      length & 0xff,
-    ]);
-    expect(equals(UpdateSchema, readBack(frame.subarray(5)), u)).toBe(true);
   });
 });
