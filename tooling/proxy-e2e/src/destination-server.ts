@@ -23,7 +23,7 @@ export async function startDestinationServer(
   backend: Backend,
   name = "destination-server",
 ): Promise<DestinationServerInNamespace> {
-  if (!existsSync(`${APP}/dist/server.cjs`)) {
+  if (!existsSync(`${APP}/dist/main.js`)) {
     throw new Error(
       "apps/destination-server/dist is missing: run `pnpm turbo run build --filter=@destination/proxy-e2e...` (pnpm test:proxy does)",
     );

@@ -10,13 +10,16 @@ import type { KubeObject } from "./cluster-objects.js";
 import { ApiServerWriter, type ClusterWriter, ManifestsWriter } from "./cluster-writer.js";
 import {
   type Backend,
+  DESTINATION_ADMIN_PORT,
   type DestinationServerInNamespace,
   startDestinationServer,
 } from "./destination-server.js";
+import { httpGet } from "./http-over-socket.js";
 import { type RunningIdentityService, startIdentityService } from "./identity-service.js";
 import { IDENTITY_PORT, LinkerdProxy, type ProxyOptions } from "./linkerd-proxy.js";
 import { NamespaceAgent } from "./namespace-agent.js";
 import { NetworkNamespace } from "./network-namespace.js";
+import { parseSeries, type Series } from "./prometheus-text.js";
 import type { TestPki } from "./test-pki.js";
 
 export type BackendChoice = { kind: "manifests" } | { kind: "kube-apiserver"; env: KubeEnv };
@@ -45,6 +48,7 @@ export class Mesh {
   private server: DestinationServerInNamespace | undefined;
   private readonly applied = new Map<string, { kind: string; name: string }>();
   private readonly bridges: Server[] = [];
+  private serverAdminSocket: string | undefined;
 
   private constructor(
     readonly ns: NetworkNamespace,
@@ -109,6 +113,18 @@ export class Mesh {
   async startServer(): Promise<void> {
     if (this.server !== undefined) throw new Error("the destination server is running already");
     this.server = await startDestinationServer(this.ns, this.backend);
+  }
+
+  /** Our server's admin /metrics, through a bridge into the namespace. */
+  async serverMetrics(): Promise<Series[]> {
+    this.serverAdminSocket ??= await this.agent.forward(
+      "destination-admin",
+      "127.0.0.1",
+      DESTINATION_ADMIN_PORT,
+    );
+    const answer = await httpGet(this.serverAdminSocket, "/metrics");
+    if (answer.status !== 200) throw new Error(`destination-server /metrics: ${answer.status}`);
+    return parseSeries(answer.body);
   }
 
   async stopServer(): Promise<void> {

@@ -15,6 +15,7 @@ import { eventually } from "../src/eventually.js";
 import { CLIENT_PORTS, CLIENT_UID, WEB, webObjects, webPod } from "../src/fixtures.js";
 import { KubeBackend, SERVICE_CIDR } from "../src/kube-backend.js";
 import { type BackendChoice, Mesh } from "../src/mesh.js";
+import { sum } from "../src/prometheus-text.js";
 import { TestPki } from "../src/test-pki.js";
 import { ingressSender, podOf, type Send, sidecarSender, spread } from "../src/traffic.js";
 
@@ -104,7 +105,15 @@ describe.each(["manifests", "kube-apiserver"] as const)("on the %s backend", (ki
       expect(after.get("web-3")).toBeUndefined();
       expect([...after.values()].reduce((a, b) => a + b, 0)).toBe(40);
 
-      await mesh.apply(pod(p4), endpointSlice(WEB.name, WEB.targetPort, [p1, p2, p4]));
+      // As in a cluster, the pod exists before a slice names it: the slice is written once our
+      // server's pod cache holds the new pod (the pod and slice watches are not ordered).
+      const podsCached = async () => sum(await mesh.serverMetrics(), "pod_cache_size");
+      const podsBefore = await podsCached();
+      await mesh.apply(pod(p4));
+      await eventually("our server to cache web-4's pod", async () =>
+        (await podsCached()) > podsBefore ? true : undefined,
+      );
+      await mesh.apply(endpointSlice(WEB.name, WEB.targetPort, [p1, p2, p4]));
       await untilAnswered(send, ["web-4"]);
       expect(await readyEndpoints(client)).toBe(3);
     },
