@@ -107,7 +107,8 @@ describe.each(["manifests", "kube-apiserver"] as const)("on the %s backend", (ki
 
       // As in a cluster, the pod exists before a slice names it: the slice is written once our
       // server's pod cache holds the new pod (the pod and slice watches are not ordered).
-      const podsCached = async () => sum(await mesh.serverMetrics(), "pod_cache_size");
+      const ours = mesh;
+      const podsCached = async () => sum(await ours.serverMetrics(), "pod_cache_size");
       const podsBefore = await podsCached();
       await mesh.apply(pod(p4));
       await eventually("our server to cache web-4's pod", async () =>
