@@ -1,4 +1,5 @@
 // Sending requests through a proxy and counting which pod answered, from the pods' own answers.
+import { eventually } from "./eventually.js";
 import { type HttpAnswer, httpGet } from "./http-over-socket.js";
 
 export interface PodAnswer {
@@ -37,4 +38,22 @@ export async function spread(send: Send, count: number, path = "/"): Promise<Map
     byPod.set(pod.pod, (byPod.get(pod.pod) ?? 0) + 1);
   }
   return byPod;
+}
+
+/** Sends one request at a time until every pod in `want` has answered one. */
+export async function untilAnswered(
+  send: Send,
+  want: readonly string[],
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
+  const seen = new Set<string>();
+  await eventually(
+    `answers from ${want.join(", ")}`,
+    async () => {
+      const answered = podOf(await send());
+      if (answered) seen.add(answered.pod);
+      return want.every((p) => seen.has(p)) || undefined;
+    },
+    options,
+  );
 }

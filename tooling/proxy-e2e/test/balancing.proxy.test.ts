@@ -1,7 +1,7 @@
 // Scenario 1: the proxy balances a Service's endpoints as our server reports them, in ingress
 // mode (l5d-dst-override) and in sidecar mode (iptables REDIRECT of the ClusterIP range), on
 // the manifests backend and on a real kube-apiserver.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { readyEndpoints } from "../src/balancer.js";
 import {
   endpointSlice,
@@ -14,23 +14,14 @@ import {
 import { eventually } from "../src/eventually.js";
 import { CLIENT_PORTS, CLIENT_UID, WEB, webObjects, webPod } from "../src/fixtures.js";
 import { KubeBackend, SERVICE_CIDR } from "../src/kube-backend.js";
-import { type BackendChoice, Mesh } from "../src/mesh.js";
+import type { BackendChoice, Mesh } from "../src/mesh.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
 import { sum } from "../src/prometheus-text.js";
-import { TestPki } from "../src/test-pki.js";
-import { ingressSender, podOf, type Send, sidecarSender, spread } from "../src/traffic.js";
+import { ingressSender, type Send, sidecarSender, spread, untilAnswered } from "../src/traffic.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
 const kube = new KubeBackend();
 
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
+const meshes = meshPerTest();
 afterAll(() => kube.stop());
 
 async function backend(kind: BackendChoice["kind"]): Promise<BackendChoice> {
@@ -58,21 +49,11 @@ async function clientFor(m: Mesh, mode: "ingress" | "sidecar") {
   return { client, send };
 }
 
-/** Sends one request at a time until every pod in `want` has answered one. */
-async function untilAnswered(send: Send, want: readonly string[]): Promise<void> {
-  const seen = new Set<string>();
-  await eventually(`answers from ${want.join(", ")}`, async () => {
-    const pod = podOf(await send());
-    if (pod) seen.add(pod.pod);
-    return want.every((p) => seen.has(p)) || undefined;
-  });
-}
-
 describe.each(["manifests", "kube-apiserver"] as const)("on the %s backend", (kind) => {
   it.each(["ingress", "sidecar"] as const)(
     "%s mode: traffic reaches every endpoint, leaves a removed one, reaches an added one",
     async (mode) => {
-      mesh = await Mesh.create(pki, await backend(kind));
+      const mesh = await meshes.create(await backend(kind));
       const pods = [1, 2, 3, 4].map((i) => webPod(i));
       for (const p of pods) await mesh.agent.httpPod(p.name, p.ip, p.port);
       const [p1, p2, p3, p4] = pods as [
@@ -107,8 +88,7 @@ describe.each(["manifests", "kube-apiserver"] as const)("on the %s backend", (ki
 
       // As in a cluster, the pod exists before a slice names it: the slice is written once our
       // server's pod cache holds the new pod (the pod and slice watches are not ordered).
-      const ours = mesh;
-      const podsCached = async () => sum(await ours.serverMetrics(), "pod_cache_size");
+      const podsCached = async () => sum(await mesh.serverMetrics(), "pod_cache_size");
       const podsBefore = await podsCached();
       await mesh.apply(pod(p4));
       await eventually("our server to cache web-4's pod", async () =>

@@ -1,25 +1,15 @@
 // Scenario 6: a pod that publishes a host port, reached at the node's IP and that port. The
 // proxy's GetProfile for nodeIP:hostPort gets the pod behind it as the profile's endpoint (its
 // metric labels), and follows the pod when it is replaced by another one on the same node.
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { NODE_IP, node, type PodSpec, pod } from "../src/cluster-objects.js";
 import { eventually } from "../src/eventually.js";
 import { CLIENT_UID, clientProxyOptions } from "../src/fixtures.js";
 import { httpGet } from "../src/http-over-socket.js";
-import { Mesh } from "../src/mesh.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
 import { select } from "../src/prometheus-text.js";
-import { TestPki } from "../src/test-pki.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
+const meshes = meshPerTest();
 
 const HOST_PORT = 9100;
 
@@ -54,7 +44,7 @@ function hostPortRule(to: PodSpec): string[] {
 }
 
 it("GetProfile on nodeIP:hostPort follows the pod behind the host port when it is replaced", async () => {
-  mesh = await Mesh.create(pki, { kind: "manifests" });
+  const mesh = await meshes.create({ kind: "manifests" });
   const first = exporter(1);
   const second = exporter(2);
   for (const p of [first, second]) await mesh.agent.httpPod(p.name, p.ip, p.port);

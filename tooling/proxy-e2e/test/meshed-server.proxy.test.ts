@@ -2,7 +2,7 @@
 // the HTTP/2 protocol hint, so the client proxy opens mTLS to the server proxy in front of the
 // pod and multiplexes requests over one HTTP/2 connection; an endpoint of a pod without the
 // proxy gets plain HTTP/1.1, one connection per request in flight.
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { fqdn, node, PROXY_INBOUND_PORT, podIdentity } from "../src/cluster-objects.js";
 import {
   clientProxyOptions,
@@ -12,28 +12,18 @@ import {
   WEB,
   webPod,
 } from "../src/fixtures.js";
-import { Mesh } from "../src/mesh.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
 import { sum } from "../src/prometheus-text.js";
-import { TestPki } from "../src/test-pki.js";
 import { ingressSender, podOf } from "../src/traffic.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
+const meshes = meshPerTest();
 
 const PLAIN = { name: "plain", clusterIP: "10.96.0.20", port: 80, targetPort: 8080 } as const;
 const IN_FLIGHT = 8;
 const SLOW_MS = 400;
 
 it("meshed endpoints get mTLS with the client's identity over one HTTP/2 connection; an unmeshed one gets plain HTTP/1.1", async () => {
-  mesh = await Mesh.create(pki, { kind: "manifests" });
+  const mesh = await meshes.create({ kind: "manifests" });
   const meshed = webPod(1, { meshed: true, serviceAccount: "web" });
   const plain = { name: "plain-1", app: PLAIN.name, ip: "10.244.1.11", port: 8080 };
   // Slow answers keep all requests in flight at once: HTTP/1.1 then needs a connection each.

@@ -4,7 +4,7 @@
 // over mTLS to the server proxy's inbound port, which hands it to the pod: bytes that are not
 // HTTP arrive and return unchanged.
 import { randomBytes } from "node:crypto";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type KubeObject,
   node,
@@ -15,20 +15,10 @@ import {
 import { clientProxyOptions, serverProxyOptions, serviceObjects } from "../src/fixtures.js";
 import { tcpExchange } from "../src/http-over-socket.js";
 import { SERVICE_CIDR } from "../src/kube-backend.js";
-import { Mesh } from "../src/mesh.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
 import { sum } from "../src/prometheus-text.js";
-import { TestPki } from "../src/test-pki.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
+const meshes = meshPerTest();
 
 const DB = { name: "db", clusterIP: "10.96.0.30", port: 5432, targetPort: 5432 } as const;
 
@@ -47,7 +37,7 @@ describe.each(Object.keys(marks))("a port made opaque by %s", (how) => {
   it("carries non-HTTP bytes unchanged through the server proxy's opaque transport port", async () => {
     const mark = marks[how];
     if (mark === undefined) throw new Error(how);
-    mesh = await Mesh.create(pki, { kind: "manifests" });
+    const mesh = await meshes.create({ kind: "manifests" });
     const db: PodSpec = {
       name: "db-1",
       app: DB.name,

@@ -1,31 +1,22 @@
 // Scenario 4: what a ServiceProfile served by us makes the proxy do. A retryable route with a
 // budget hides a pod's every-other-request 500s; a route timeout cuts a slow pod short; a
 // traffic split (dstOverrides) divides requests between two Services in the profile's ratio.
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { fqdn, node, serviceProfile } from "../src/cluster-objects.js";
 import { clientProxyOptions, serviceObjects, WEB, webPod } from "../src/fixtures.js";
-import { Mesh } from "../src/mesh.js";
-import { TestPki } from "../src/test-pki.js";
+import type { Mesh } from "../src/mesh.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
 import { ingressSender, podOf, type Send, spread } from "../src/traffic.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
+const meshes = meshPerTest();
 
 /** A mesh with the web Service and `profile`, and an ingress-mode client sending to web. */
 async function meshWithProfile(
   pods: Parameters<Mesh["agent"]["httpPod"]>[3][],
   profile: ReturnType<typeof serviceProfile>,
   extraObjects: ReturnType<typeof serviceObjects> = [],
-): Promise<Send> {
-  mesh = await Mesh.create(pki, { kind: "manifests" });
+): Promise<{ mesh: Mesh; send: Send }> {
+  const mesh = await meshes.create({ kind: "manifests" });
   const specs = pods.map((_, i) => webPod(i + 1));
   for (const [i, p] of specs.entries()) await mesh.agent.httpPod(p.name, p.ip, p.port, pods[i]);
   await mesh.apply(node(), ...serviceObjects(WEB, specs), profile, ...extraObjects);
@@ -36,11 +27,11 @@ async function meshWithProfile(
     "127.0.0.1",
     client.options.ports.outbound,
   );
-  return ingressSender(socket, fqdn(WEB.name, WEB.port));
+  return { mesh, send: ingressSender(socket, fqdn(WEB.name, WEB.port)) };
 }
 
 it("a retryable route with a retry budget: the client never sees the pod's 500s", async () => {
-  const send = await meshWithProfile(
+  const { send } = await meshWithProfile(
     [{ mode: "flaky" }],
     serviceProfile(
       WEB.name,
@@ -64,7 +55,7 @@ it("a retryable route with a retry budget: the client never sees the pod's 500s"
 });
 
 it("a route timeout answers 504 instead of waiting for a slow pod", async () => {
-  const send = await meshWithProfile(
+  const { send } = await meshWithProfile(
     [{ mode: "slow", delayMs: 5_000 }],
     serviceProfile(WEB.name, [{ name: "slow", pathRegex: "/slow", timeout: "300ms" }]),
   );
@@ -87,7 +78,7 @@ it("dstOverrides split traffic between two Services in the profile's ratio", asy
   const b = { name: "web-b", clusterIP: "10.96.0.12", port: 80, targetPort: 8080 } as const;
   const aPod = { name: "web-a-1", app: a.name, ip: "10.244.3.11", port: 8080 };
   const bPod = { name: "web-b-1", app: b.name, ip: "10.244.3.12", port: 8080 };
-  const send = await meshWithProfile(
+  const { mesh, send } = await meshWithProfile(
     [{ mode: "ok" }],
     serviceProfile(WEB.name, [{ name: "all", pathRegex: "/.*" }], {
       dstOverrides: [
@@ -97,7 +88,6 @@ it("dstOverrides split traffic between two Services in the profile's ratio", asy
     }),
     [...serviceObjects(a, [aPod]), ...serviceObjects(b, [bPod])],
   );
-  if (mesh === undefined) throw new Error("no mesh");
   await mesh.agent.httpPod(aPod.name, aPod.ip, aPod.port);
   await mesh.agent.httpPod(bPod.name, bPod.ip, bPod.port);
   const byPod = await spread(send, SPLIT_REQUESTS);

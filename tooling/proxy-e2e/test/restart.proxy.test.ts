@@ -1,41 +1,18 @@
 // Scenario 5: our server restarted under a running proxy. While it is down the proxy keeps
 // routing on the endpoints it knew; it reconnects once the server is back, and then follows
 // the changes made while the server was down.
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { readyEndpoints } from "../src/balancer.js";
 import { endpointSlice, fqdn, node, pod } from "../src/cluster-objects.js";
 import { eventually } from "../src/eventually.js";
 import { clientProxyOptions, WEB, webObjects, webPod } from "../src/fixtures.js";
-import { Mesh } from "../src/mesh.js";
-import { TestPki } from "../src/test-pki.js";
-import { ingressSender, podOf, type Send, spread } from "../src/traffic.js";
+import { meshPerTest } from "../src/mesh-per-test.js";
+import { ingressSender, spread, untilAnswered } from "../src/traffic.js";
 
-let pki: TestPki;
-let mesh: Mesh | undefined;
-beforeAll(async () => {
-  pki = await TestPki.create();
-});
-afterEach(async (ctx) => {
-  if (ctx.task.result?.state === "fail" && mesh) console.error(mesh.diagnostics());
-  await mesh?.close();
-  mesh = undefined;
-});
-
-async function untilAnswered(send: Send, want: readonly string[]): Promise<void> {
-  const seen = new Set<string>();
-  await eventually(
-    `answers from ${want.join(", ")}`,
-    async () => {
-      const p = podOf(await send());
-      if (p) seen.add(p.pod);
-      return want.every((w) => seen.has(w)) || undefined;
-    },
-    { timeoutMs: 45_000 },
-  );
-}
+const meshes = meshPerTest();
 
 it("keeps routing while our server is down, reconnects, and sees what changed meanwhile", async () => {
-  mesh = await Mesh.create(pki, { kind: "manifests" });
+  const mesh = await meshes.create({ kind: "manifests" });
   const [p1, p2, p3, p4] = [1, 2, 3, 4].map((i) => webPod(i)) as [
     ReturnType<typeof webPod>,
     ReturnType<typeof webPod>,
@@ -52,7 +29,7 @@ it("keeps routing while our server is down, reconnects, and sees what changed me
     client.options.ports.outbound,
   );
   const send = ingressSender(socket, fqdn(WEB.name, WEB.port));
-  await untilAnswered(send, ["web-1", "web-2", "web-3"]);
+  await untilAnswered(send, ["web-1", "web-2", "web-3"], { timeoutMs: 45_000 });
 
   await mesh.stopServer();
   // Down: every request is still answered, by the pods the proxy knew.
@@ -64,7 +41,7 @@ it("keeps routing while our server is down, reconnects, and sees what changed me
   expect(await readyEndpoints(client)).toBe(3);
 
   await mesh.startServer();
-  await untilAnswered(send, ["web-4"]);
+  await untilAnswered(send, ["web-4"], { timeoutMs: 45_000 });
   await eventually("the balancer to hold web-1, web-2 and web-4 only", async () =>
     (await readyEndpoints(client)) === 3 ? true : undefined,
   );
