@@ -24,9 +24,11 @@ export function manifestFormat(name: string): "yaml" | "json" | undefined {
   return undefined;
 }
 
-/** What a walk of the folder found: the manifest files by path. */
+/** What a walk of the folder found: the manifest files, and the folders to watch. */
 export interface ManifestListing {
   readonly files: Map<string, ManifestFile>;
+  /** Absolute paths of the root and every folder under it that was walked. */
+  readonly folders: string[];
 }
 
 /**
@@ -35,7 +37,7 @@ export interface ManifestListing {
  * while walking are left out; only an unreadable root is an error.
  */
 export async function listManifestFiles(root: string): Promise<ManifestListing> {
-  const listing: ManifestListing = { files: new Map() };
+  const listing: ManifestListing = { files: new Map(), folders: [] };
   const visited = new Set<string>([await realpath(root)]);
   await walk(root, "", visited, listing, true);
   return listing;
@@ -55,6 +57,7 @@ async function walk(
     if (isRoot) throw err;
     return;
   }
+  listing.folders.push(dir);
   const found = await inParallel(entries, async (entry) => {
     if (entry.name.startsWith(".")) return undefined;
     const absolutePath = join(dir, entry.name);
