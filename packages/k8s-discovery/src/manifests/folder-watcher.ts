@@ -1,7 +1,10 @@
-import { type FSWatcher, watch } from "node:fs";
+import { basename, resolve } from "node:path";
 import { type Clock, type Logger, systemClock, unrefTimer } from "@destination/core";
+import { type FSWatcher, watch } from "chokidar";
 
 export interface FolderWatcherOptions {
+  /** The folder whose tree is watched. */
+  readonly dir: string;
   /** Quiet time after the last file event before `onChange` (an editor's save is several). */
   readonly debounceMs: number;
   /** Longest delay of `onChange` while events keep coming. */
@@ -15,19 +18,30 @@ export interface FolderWatcherOptions {
 }
 
 const FALLBACK_POLL_MS = 1000;
+/**
+ * chokidar drops a second `change` of a file within 50 ms of the first, so `onChange` waits at
+ * least this long after an event: the re-read then sees the write it dropped.
+ */
+const CHOKIDAR_CHANGE_THROTTLE_MS = 50;
 
 /**
- * Tells its owner, debounced, that something in a set of folders changed. It does not say what:
+ * Tells its owner, debounced, that something in a folder tree changed. It does not say what:
  * the owner re-reads everything, which also covers events the platform merged, and symbolic
- * links swapped underneath (ConfigMap volumes). Each folder gets its own non-recursive watch:
- * Node 20's recursive mode on Linux loses events (a file deleted after being replaced by a
- * rename goes unnoticed). When watching fails, it polls instead. Like any watcher, it keeps the
- * process alive until closed.
+ * links swapped underneath (ConfigMap volumes). chokidar watches the tree, following symbolic
+ * links, and adds and drops the watches of folders as they come and go. When watching fails
+ * (out of inotify watches, say), it polls instead. Like any watcher, it keeps the process alive
+ * until closed.
  */
 export class FolderWatcher {
+  /**
+   * Resolves once the whole tree is watched (or watching failed and polling took over): a
+   * change made before may have been missed, one made after is not.
+   */
+  readonly ready: Promise<void>;
   readonly #options: FolderWatcherOptions;
-  readonly #watchers = new Map<string, FSWatcher>();
   readonly #clock: Clock;
+  #watcher: FSWatcher | undefined;
+  #closing: Promise<void> | undefined;
   #poller: unknown;
   #timer: unknown;
   #firstEventAt: number | undefined;
@@ -37,49 +51,38 @@ export class FolderWatcher {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     if (options.pollMs > 0) this.#poll(options.pollMs);
+    const watcher = watch(options.dir, {
+      ignoreInitial: true,
+      ignored: ignoredUnder(options.dir),
+      followSymlinks: true,
+      // An unreadable folder is left out of the listing too; it is no reason to stop watching.
+      ignorePermissionErrors: true,
+      // The debounce and the owner's re-read already make one change of a save's steps, and
+      // the owner confirms a vanished file itself; chokidar's delays would only add latency.
+      atomic: false,
+      awaitWriteFinish: false,
+    });
+    this.#watcher = watcher;
+    this.ready = new Promise((resolve) => {
+      watcher.once("ready", resolve);
+      watcher.once("error", () => resolve());
+    });
+    watcher.on("all", () => this.#poke());
+    watcher.on("error", (err) => this.#fallBackToPolling(err));
   }
 
-  /**
-   * Watches exactly these folders from now on. Returns true when a folder was added: files
-   * created in it before its watch started are seen only by another re-read.
-   */
-  watch(folders: readonly string[]): boolean {
-    if (this.#closed || this.#poller !== undefined) return false;
-    const wanted = new Set(folders);
-    for (const [folder, watcher] of this.#watchers) {
-      if (wanted.has(folder)) continue;
-      watcher.close();
-      this.#watchers.delete(folder);
-    }
-    let added = false;
-    for (const folder of wanted) {
-      if (this.#watchers.has(folder)) continue;
-      try {
-        const watcher = watch(folder, () => this.#poke());
-        // A folder that goes away errors on some platforms; the next re-read drops it.
-        watcher.on("error", () => {
-          watcher.close();
-          this.#watchers.delete(folder);
-          this.#poke();
-        });
-        this.#watchers.set(folder, watcher);
-        added = true;
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === "ENOENT" || code === "ENOTDIR") continue; // gone already
-        this.#fallBackToPolling(err);
-        return false;
-      }
-    }
-    return added;
-  }
-
-  close(): void {
+  close(): Promise<void> {
     this.#closed = true;
-    for (const watcher of this.#watchers.values()) watcher.close();
-    this.#watchers.clear();
     this.#clock.clearInterval(this.#poller);
     this.#clock.clearTimeout(this.#timer);
+    this.#closing ??= this.#closeWatcher();
+    return this.#closing;
+  }
+
+  async #closeWatcher(): Promise<void> {
+    const watcher = this.#watcher;
+    this.#watcher = undefined;
+    await watcher?.close();
   }
 
   #poke(): void {
@@ -93,15 +96,15 @@ export class FolderWatcher {
         this.#firstEventAt = undefined;
         this.#options.onChange();
       },
-      Math.max(0, Math.min(this.#options.debounceMs, deadline - now)),
+      Math.max(CHOKIDAR_CHANGE_THROTTLE_MS, Math.min(this.#options.debounceMs, deadline - now)),
     );
     unrefTimer(this.#timer);
   }
 
   /** Out of inotify watches, say: re-read on a timer instead. */
   #fallBackToPolling(err: unknown): void {
-    for (const watcher of this.#watchers.values()) watcher.close();
-    this.#watchers.clear();
+    if (this.#closed || this.#watcher === undefined) return;
+    void this.#closeWatcher();
     const pollMs = this.#options.pollMs > 0 ? this.#options.pollMs : FALLBACK_POLL_MS;
     this.#options.logger.warn("cannot watch the manifests folder; polling it instead", {
       pollMs,
@@ -114,4 +117,18 @@ export class FolderWatcher {
     if (this.#poller !== undefined) return;
     this.#poller = this.#clock.setInterval(() => this.#options.onChange(), intervalMs);
   }
+}
+
+/**
+ * Hidden names under `root` are not manifests and hidden folders are not read (editor
+ * droppings, `.git`), so their events need no re-read. Names starting with `..` are watched: a
+ * ConfigMap volume publishes a new version by creating a `..<timestamp>` folder and swapping
+ * the `..data` link to it, and that is the only event its update makes.
+ */
+function ignoredUnder(root: string): (path: string) => boolean {
+  const rootPath = resolve(root);
+  return (path) => {
+    const name = basename(path);
+    return name.startsWith(".") && !name.startsWith("..") && resolve(path) !== rootPath;
+  };
 }

@@ -24,11 +24,9 @@ export function manifestFormat(name: string): "yaml" | "json" | undefined {
   return undefined;
 }
 
-/** What a walk of the folder found: the manifest files, and the folders to watch. */
+/** What a walk of the folder found: the manifest files by path. */
 export interface ManifestListing {
   readonly files: Map<string, ManifestFile>;
-  /** Absolute paths of the root and every folder under it that was walked. */
-  readonly folders: string[];
 }
 
 /**
@@ -37,7 +35,7 @@ export interface ManifestListing {
  * while walking are left out; only an unreadable root is an error.
  */
 export async function listManifestFiles(root: string): Promise<ManifestListing> {
-  const listing: ManifestListing = { files: new Map(), folders: [] };
+  const listing: ManifestListing = { files: new Map() };
   const visited = new Set<string>([await realpath(root)]);
   await walk(root, "", visited, listing, true);
   return listing;
@@ -57,7 +55,6 @@ async function walk(
     if (isRoot) throw err;
     return;
   }
-  listing.folders.push(dir);
   const found = await inParallel(entries, async (entry) => {
     if (entry.name.startsWith(".")) return undefined;
     const absolutePath = join(dir, entry.name);

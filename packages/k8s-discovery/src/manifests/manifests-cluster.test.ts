@@ -327,6 +327,37 @@ describe("manifests backend: following edits", () => {
     await eventually(() => expect(cluster.pods.get("shop", "more")).toBeDefined());
   });
 
+  it("follows renamed files and folders, and a folder deleted and made again", async () => {
+    const dir = await tempDir();
+    await writeManifest(dir, "team/a/web.yaml", podYaml("web-1", "10.0.0.1"));
+    await writeManifest(dir, "top.yaml", podYaml("top", "10.0.0.2"));
+    const { cluster, events } = await started(dir);
+    const from = events.events.length;
+    // A rename moves the definitions; the objects stay as they were.
+    await rename(join(dir, "top.yaml"), join(dir, "moved.yaml"));
+    await rename(join(dir, "team"), join(dir, "crew"));
+    await settle(dir, events);
+    expect(lines(events, from)).toEqual([]);
+    // The renamed folder is watched under its new name.
+    await writeManifest(dir, "crew/a/web.yaml", podYaml("web-1", "10.0.1.1"));
+    await eventually(() => expect(lines(events, from)).toEqual(["update Pod shop/web-1"]));
+    await rm(join(dir, "crew"), { recursive: true });
+    await eventually(() =>
+      expect(lines(events, from)).toEqual(["update Pod shop/web-1", "delete Pod shop/web-1"]),
+    );
+    await mkdir(join(dir, "crew", "a"), { recursive: true });
+    await writeFile(join(dir, "crew", "a", "web.yaml"), podYaml("web-1", "10.0.2.1"));
+    await eventually(() =>
+      expect(cluster.pods.get("shop", "web-1")?.status?.podIP).toBe("10.0.2.1"),
+    );
+    expect(lines(events, from)).toEqual([
+      "update Pod shop/web-1",
+      "delete Pod shop/web-1",
+      "add Pod shop/web-1",
+    ]);
+    expect(cluster.pods.get("shop", "top")).toBeDefined();
+  });
+
   it("follows a ConfigMap-style volume whose data folder is swapped by a symbolic link", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, "..v1"));

@@ -132,6 +132,7 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     this.#started = true;
     if (this.#watch) {
       this.#watcher = new FolderWatcher({
+        dir: this.#dir,
         debounceMs: this.#debounceMs,
         maxWaitMs: this.#debounceMs * MAX_WAIT_DEBOUNCES,
         pollMs: this.#pollMs,
@@ -144,14 +145,16 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     this.#scanning = initial;
     try {
       await initial;
+      await this.#watcher?.ready;
     } catch (err) {
-      this.#watcher?.close();
+      await this.#watcher?.close();
       throw err;
     } finally {
       this.#scanning = undefined;
     }
-    // Files created while the first watches were being set up are read before start resolves.
-    if (this.#scanAgain) await this.#requestScan();
+    // The tree was listed while its watches were being set up: files changed meanwhile are
+    // read again before start resolves.
+    if (this.#watcher !== undefined || this.#scanAgain) await this.#requestScan();
     this.#stopResync = startPeriodicResync(this.#resyncMs, () => this.memory.resync(), this.#clock);
   }
 
@@ -162,10 +165,11 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#watcher?.close();
+    const closing = this.#watcher?.close();
     this.#stopResync();
     this.#clock.clearTimeout(this.#confirmTimer);
     await this.#scanning?.catch(() => {});
+    await closing;
   }
 
   /** Runs a re-read, or another one after the one running (which may have missed the change). */
@@ -200,11 +204,8 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
       const message = `cannot read the manifests folder ${this.#dir}: ${(err as Error).message}`;
       if (initial) throw new Error(message);
       this.#logger.error(message);
-      listing = { files: new Map(), folders: [] }; // gone: so are its files, once confirmed
+      listing = { files: new Map() }; // gone: so are its files, once confirmed
     }
-    // Watching starts before the files are read, so a change made meanwhile is not missed;
-    // a new folder may have gained files before its watch began, so it gets another read.
-    if (this.#watcher?.watch(listing.folders)) this.#scanAgain = true;
     const files = listing.files;
     const changed = [...files.values()].filter((file) => {
       const state = this.#files.get(file.path);
