@@ -27,6 +27,11 @@ export interface PublisherContext {
   servers(): readonly Server[];
   /** The owner from the caches, undefined on a miss. */
   cachedOwner(pod: Pod): Owner | undefined;
+  /**
+   * The Running pod the caches now place at `ip:port`, or undefined (none, or a conflict of
+   * several, which leaves the address bare until an event decides).
+   */
+  runningPodAt(ip: string, port: number): Pod | undefined;
   /** The owner with an API fallback; never rejects. */
   fetchOwner(pod: Pod): Promise<Owner>;
   /** False once the publisher was dropped (last listener gone, watcher stopped). */
@@ -139,13 +144,19 @@ export class WorkloadPublisher implements Publisher {
    * publisher attaches a Running pod, an attached one detaches when its pod stops running or is
    * deleted. Edits to an attached pod that keeps running are ignored, as upstream does.
    * Events about another pod than the attached one never detach it: with IP reuse and routing
-   * by IP alone, a finished pod that once had this IP must not take the live one away.
+   * by IP alone, a finished pod that once had this IP must not take the live one away. Once
+   * the attached pod goes, a Running pod already cached at the address is attached at once.
    */
   podChanged(pod: Pod, deleted: boolean): void {
     const running = !deleted && podIsRunning(pod);
     if (this.#pod !== null) {
       if (!samePod(this.#pod, pod) || running) return;
       this.#detach();
+      // The events of one change may come in either order: a folder scan applies the new pod
+      // before it deletes the old. A Running pod that already holds the address sends no
+      // event of its own later, so it takes over now.
+      const successor = this.#ctx.runningPodAt(this.ip, this.port);
+      if (successor !== undefined && !samePod(successor, pod)) this.podChanged(successor, false);
       return;
     }
     if (!running) {

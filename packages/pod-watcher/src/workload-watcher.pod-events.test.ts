@@ -185,6 +185,47 @@ describe("pod events", () => {
     expect(listener.received).toHaveLength(5);
   });
 
+  it("a host-port pod replaced with the new pod's add before the old one's delete ends at the new pod", async () => {
+    // One manifests folder change applies the new pod, then deletes the old: the new pod sends
+    // no later event, so the delete must hand the address over.
+    const { cluster, watcher } = await setup();
+    const hostPortPod = (name: string, ip: string) =>
+      pod(name, {
+        ip,
+        hostIp: "172.17.0.2",
+        ports: [{ containerPort: 80, hostPort: 9999 }],
+        replicaSet: "web-rs",
+      });
+    cluster.apply(hostPortPod("web-old", "10.42.0.7"));
+    const listener = new RecordingListener();
+    await watcher.subscribe({ ip: "172.17.0.2", port: 9999 }, listener);
+    cluster.apply(hostPortPod("web-new", "10.42.0.8"));
+    cluster.delete("Pod", NS, "web-old");
+    expect(listener.views.map((v) => [v.pod, v.owner])).toEqual([
+      ["web-old", "deployment/web"],
+      [null, ""],
+      ["web-new", "deployment/web"],
+    ]);
+  });
+
+  it("a pod that stops while two others claim its address stays detached (a conflict)", async () => {
+    const { cluster, watcher } = await setup();
+    const hostPortPod = (name: string, ip: string, phase = "Running") =>
+      pod(name, {
+        ip,
+        phase,
+        hostIp: "172.17.0.2",
+        ports: [{ containerPort: 80, hostPort: 9999 }],
+      });
+    cluster.apply(hostPortPod("web-1", "10.42.0.7"));
+    const listener = new RecordingListener();
+    await watcher.subscribe({ ip: "172.17.0.2", port: 9999 }, listener);
+    cluster.apply(hostPortPod("web-2", "10.42.0.8"));
+    cluster.apply(hostPortPod("web-3", "10.42.0.9"));
+    cluster.delete("Pod", NS, "web-1");
+    expect(listener.views.map((v) => v.pod)).toEqual(["web-1", null]);
+  });
+
   it("a pod IP reused by a new pod detaches the old pod and attaches the new one", async () => {
     const { cluster, watcher } = await setup();
     cluster.apply(pod("web-1", { ip: "10.0.0.1", replicaSet: "web-rs" }));

@@ -89,6 +89,14 @@ export class WorkloadWatcher {
       defaultOpaquePorts: options.defaultOpaquePorts,
       logger: this.#logger,
       servers: () => cluster.servers.list(),
+      runningPodAt: (ip, port) => {
+        try {
+          const { pod } = resolveWorkloadByIp(cluster, ip, port);
+          return pod !== undefined && podIsRunning(pod) ? pod : undefined;
+        } catch {
+          return undefined;
+        }
+      },
       cachedOwner: (pod) => cachedPodOwner(cluster, pod),
       fetchOwner: (pod) => fetchPodOwner(cluster, pod),
       isActive: (publisher) =>

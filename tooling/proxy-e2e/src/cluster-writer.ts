@@ -11,6 +11,11 @@ export interface ClusterWriter {
   /** Creates or replaces each object (with its status, as its controller would). */
   apply(...objects: KubeObject[]): Promise<void>;
   delete(kind: string, name: string): Promise<void>;
+  /**
+   * `name` goes and `next` comes in one change: one file rewritten in place for the folder
+   * (one scan sees both, and applies the add first), the same order for the API server.
+   */
+  replace(kind: string, name: string, next: KubeObject): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,16 +27,21 @@ export class ManifestsWriter implements ClusterWriter {
   readonly dir = mkdtempSync(join(tmpdir(), "proxy-e2e-manifests-"));
 
   async apply(...objects: KubeObject[]): Promise<void> {
-    for (const obj of objects) {
-      const file = fileName(obj.kind, obj.metadata.name);
-      const tmp = join(this.dir, `.${file}.partial`);
-      writeFileSync(tmp, JSON.stringify(obj, null, 2));
-      renameSync(tmp, join(this.dir, file));
-    }
+    for (const obj of objects) this.#write(fileName(obj.kind, obj.metadata.name), obj);
   }
 
   async delete(kind: string, name: string): Promise<void> {
     rmSync(join(this.dir, fileName(kind, name)));
+  }
+
+  async replace(kind: string, name: string, next: KubeObject): Promise<void> {
+    this.#write(fileName(kind, name), next);
+  }
+
+  #write(file: string, obj: KubeObject): void {
+    const tmp = join(this.dir, `.${file}.partial`);
+    writeFileSync(tmp, JSON.stringify(obj, null, 2));
+    renameSync(tmp, join(this.dir, file));
   }
 
   async close(): Promise<void> {
@@ -102,6 +112,11 @@ export class ApiServerWriter implements ClusterWriter {
     if (res.status !== 200 && res.status !== 202 && res.status !== 404) {
       throw new Error(`proxy-e2e: delete ${kind} ${name}: ${res.status}`);
     }
+  }
+
+  async replace(kind: string, name: string, next: KubeObject): Promise<void> {
+    await this.apply(next);
+    await this.delete(kind, name);
   }
 
   async close(): Promise<void> {

@@ -110,6 +110,16 @@ export class Mesh {
     await this.cluster.delete(kind, name);
   }
 
+  /** `name` replaced by `next` in one change (see ClusterWriter.replace). */
+  async replace(kind: string, name: string, next: KubeObject): Promise<void> {
+    this.applied.delete(`${kind}/${name}`);
+    this.applied.set(`${next.kind}/${next.metadata.name}`, {
+      kind: next.kind,
+      name: next.metadata.name,
+    });
+    await this.cluster.replace(kind, name, next);
+  }
+
   async startServer(): Promise<void> {
     if (this.server !== undefined) throw new Error("the destination server is running already");
     this.server = await startDestinationServer(this.ns, this.backend);

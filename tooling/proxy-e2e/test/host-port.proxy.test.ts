@@ -47,7 +47,8 @@ it("GetProfile on nodeIP:hostPort follows the pod behind the host port when it i
   const mesh = await meshes.create({ kind: "manifests" });
   const first = exporter(1);
   const second = exporter(2);
-  for (const p of [first, second]) await mesh.agent.httpPod(p.name, p.ip, p.port);
+  const third = exporter(3);
+  for (const p of [first, second, third]) await mesh.agent.httpPod(p.name, p.ip, p.port);
   await mesh.apply(node(), pod(first));
   await mesh.startServer();
   // Sidecar mode: the application's connection to nodeIP:hostPort is redirected to the proxy
@@ -82,9 +83,7 @@ it("GetProfile on nodeIP:hostPort follows the pod behind the host port when it i
 
   // The pod is replaced, as its DaemonSet would: deleted, and once it is gone a new one, with a
   // new pod IP, takes the host port on the same node. Gone: the proxy's lookup drops the pod's
-  // labels (the profile's endpoint is the bare address). Waiting for that matters on the
-  // manifests backend: a delete and its replacement written together leave the lookup at the
-  // bare address (see the README, "Found with this suite").
+  // labels (the profile's endpoint is the bare address).
   await mesh.delete("Pod", first.name);
   await eventually("a request without pod labels", async () => {
     const before = await unlabelledRequests();
@@ -99,5 +98,16 @@ it("GetProfile on nodeIP:hostPort follows the pod behind the host port when it i
     const answer = await httpGet(socket, "/");
     expect(answer.status).toBe(200);
     return (await requestsTo("exporter-2")) > 0 || undefined;
+  });
+
+  // Replaced again in one change: the folder scan that sees it applies exporter-3 before it
+  // deletes exporter-2, and the lookup still ends at exporter-3.
+  await mesh.replace("Pod", second.name, pod(third));
+  mesh.ns.iptables("-t", "nat", "-D", "OUTPUT", ...hostPortRule(second));
+  mesh.ns.iptables("-t", "nat", "-I", "OUTPUT", "1", ...hostPortRule(third));
+  await eventually("a request labelled with exporter-3", async () => {
+    const answer = await httpGet(socket, "/");
+    expect(answer.status).toBe(200);
+    return (await requestsTo("exporter-3")) > 0 || undefined;
   });
 });
