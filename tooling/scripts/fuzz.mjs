@@ -37,7 +37,8 @@ const started = performance.now();
 const server = join(root, "apps/destination-server");
 const run = spawnSync(
   join(server, "node_modules/.bin/vitest"),
-  ["run", "test/bad-input.e2e.test.ts"],
+  // The e2e config: the unit config leaves out `*.e2e.test.ts`.
+  ["run", "--config", "vitest.e2e.config.js", "test/bad-input.e2e.test.ts"],
   {
     cwd: server,
     stdio: "inherit",

@@ -7,7 +7,8 @@
 // publisher gauge must be back at 0, and the heap after a forced GC must stay within 5 % of
 // the first cycle's. Needs --expose-gc (the root script passes it).
 import { EndpointsWatcher } from "../../packages/endpoints-watcher/dist/index.js";
-import { InMemoryMetrics, MemoryCluster } from "../../packages/k8s-discovery/dist/index.js";
+import { InMemoryMetrics } from "../../packages/core/dist/index.js";
+import { MemoryCluster } from "../../packages/k8s-discovery/dist/index.js";
 import { WorkloadWatcher } from "../../packages/pod-watcher/dist/index.js";
 import { OpaquePortsWatcher, ProfileWatcher } from "../../packages/profile-watchers/dist/index.js";
 
