@@ -53,6 +53,14 @@ export const FLAG_CHECKED_PROGRAMS: readonly FlagCheckedProgram[] = [
     helpArgv: ["tooling/scripts/soak.mjs", "--help"],
     style: "gnu",
   },
+  {
+    name: "pnpm check:doc-commands",
+    bins: [],
+    scripts: [{ dir: "", script: "check:doc-commands" }],
+    files: ["tooling/doc-commands/bin/check-doc-commands.js"],
+    helpArgv: ["tooling/doc-commands/bin/check-doc-commands.js", "--help"],
+    style: "gnu",
+  },
 ];
 
 /**
