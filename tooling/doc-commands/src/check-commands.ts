@@ -178,6 +178,10 @@ function checkPnpm(
   findings: Findings,
 ): void {
   const { workspace } = context;
+  if (cwd === undefined) {
+    findings.notes.push("pnpm outside the repository is not checked");
+    return;
+  }
   const parsed = parsePnpmCommand(args);
   const targets = pnpmTargets(parsed, cwd, workspace, findings);
   const { action } = parsed;
@@ -227,7 +231,7 @@ function checkPnpm(
     if (!runsScript && action.name === "turbo") checkTurbo(action.args, workspace, findings);
     checkPaths(
       action.args.map((value) => ({ value, literal: !/[$*?`]/.test(value) })),
-      cwd === undefined ? undefined : target.dir,
+      target.dir,
       workspace,
       findings,
     );

@@ -38,13 +38,17 @@ const staticOnly = argv.includes("--static");
 const runFilter = argv.find((a) => a.startsWith("--run="))?.slice("--run=".length);
 
 const started = performance.now();
+let workspace: ReturnType<typeof loadWorkspace>;
+try {
+  workspace = loadWorkspace(root);
+} catch (err) {
+  process.stderr.write(`check-doc-commands: cannot read the workspace at ${root}: ${err}\n`);
+  process.exit(1);
+}
 const commands = markdownFiles(root).flatMap((file) =>
   extractDocumentedCommands(readFileSync(join(root, file), "utf8"), file),
 );
-const checks = checkDocumentedCommands(commands, {
-  workspace: loadWorkspace(root),
-  flags: readFlags(),
-});
+const checks = checkDocumentedCommands(commands, { workspace, flags: readFlags() });
 let failed = 0;
 for (const check of checks) {
   if (check.problems.length > 0) failed++;
