@@ -189,14 +189,12 @@ function checkPnpm(
 
   const where = (p: WorkspacePackage) =>
     p.dir === "" ? "package.json (root)" : `${p.dir}/package.json`;
-  const inSome = (pkgs: readonly WorkspacePackage[], test: (p: WorkspacePackage) => boolean) =>
-    pkgs.some(test);
   const hasBin = (p: WorkspacePackage, bin: string) =>
     p.bins.has(bin) || workspace.root.bins.has(bin);
 
   if (parsed.recursive) {
     const all = [workspace.root, ...workspace.packages];
-    const found = inSome(all, (p) => Object.hasOwn(p.scripts, action.name));
+    const found = all.some((p) => Object.hasOwn(p.scripts, action.name));
     if (!found && !parsed.ifPresent) {
       findings.problems.push(`no workspace package has a script "${action.name}"`);
     }
