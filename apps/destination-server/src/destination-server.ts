@@ -114,7 +114,7 @@ export async function startDestinationServer(
 
     await cluster.start();
     // Built while the first lists are on their way, rather than after them.
-    const preparing = prepareGrpcServer(options, logger);
+    const preparing = prepareGrpcServer(options, logger, metrics);
     await withTimeout(
       options.clock,
       cluster.whenSynced(),

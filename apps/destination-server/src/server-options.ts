@@ -52,6 +52,16 @@ export interface DestinationServerOptions {
    * streams are refused. 0 (default): grpc-js' default, no cap.
    */
   readonly maxSessionMemoryMb?: number;
+  /**
+   * Calls that have opened a stream but not yet sent their request message, across every
+   * connection; more are refused with RESOURCE_EXHAUSTED. Default 1,000; 0: no bound.
+   */
+  readonly maxPendingRequests?: number;
+  /**
+   * How long a call may take to send its request message before it is ended with
+   * DEADLINE_EXCEEDED. Default 10 s; 0: no bound.
+   */
+  readonly requestMessageTimeoutMs?: number;
   /** How long startup waits for the caches before it fails. Default 60 s. */
   readonly cacheSyncTimeoutMs?: number;
   /** Default 10 s. */

@@ -115,3 +115,79 @@ function advertisedMaxStreams(port: number): Promise<number | undefined> {
     });
   });
 }
+
+/** A Get stream opened with node's HTTP/2 client whose request message is never sent. */
+function getWithoutRequest(
+  session: ReturnType<typeof connectHttp2>,
+): Promise<{ status: string | undefined; message: string | undefined }> {
+  const stream = session.request(
+    {
+      ":method": "POST",
+      ":path": "/io.linkerd.proxy.destination.Destination/Get",
+      "content-type": "application/grpc",
+      te: "trailers",
+    },
+    { endStream: false },
+  );
+  return new Promise((resolve, reject) => {
+    let status: string | undefined;
+    let message: string | undefined;
+    const read = (headers: Record<string, unknown>) => {
+      if (headers["grpc-status"] !== undefined) status = String(headers["grpc-status"]);
+      if (headers["grpc-message"] !== undefined) message = decodeURIComponent(String(headers["grpc-message"]));
+    };
+    stream.on("response", read);
+    stream.on("trailers", read);
+    stream.on("data", () => {});
+    stream.on("error", reject);
+    // The server's side ends with its status; ours is still open (no request was sent).
+    stream.on("end", () => {
+      resolve({ status, message });
+      stream.close();
+    });
+  });
+}
+
+describe("calls waiting for their request message", () => {
+  it("past the server-wide bound the oldest is ended; the rest end at the timeout; real Gets are served", async () => {
+    server = await startTestServer({
+      cluster: webCluster(),
+      maxPendingRequests: 3,
+      requestMessageTimeoutMs: 1_000,
+    });
+    // Two connections: the bound is the server's, not a connection's.
+    const first = connectHttp2(`http://127.0.0.1:${server.grpcPort}`);
+    const second = connectHttp2(`http://127.0.0.1:${server.grpcPort}`);
+    try {
+      await Promise.all([first, second].map((s) => new Promise((ok) => s.once("connect", ok))));
+      const oldest = getWithoutRequest(first);
+      const held = [getWithoutRequest(first)];
+      // The ping's ack comes after the server has handled the two streams before it.
+      await new Promise((resolve, reject) => first.ping((err) => (err ? reject(err) : resolve(0))));
+      held.push(getWithoutRequest(second), getWithoutRequest(second));
+      const evicted = await oldest;
+      expect(evicted.status).toBe(String(grpc.status.RESOURCE_EXHAUSTED));
+      expect(evicted.message).toMatch(/too many calls waiting for their request message \(3\)/);
+      // A client that sends its request is served at the bound (the next oldest makes room).
+      const served = get(server.client, WEB);
+      expect(await served.next()).toHaveProperty("add");
+      served.cancel();
+      const ended = await Promise.all(held);
+      expect(ended.map((e) => e.status)).toEqual([
+        String(grpc.status.RESOURCE_EXHAUSTED),
+        String(grpc.status.DEADLINE_EXCEEDED),
+        String(grpc.status.DEADLINE_EXCEEDED),
+      ]);
+      expect(ended[1]?.message).toMatch(/no request message within 1000 ms/);
+      expect(await server.metric("grpc_server_requests_refused_total", { reason: "pending" })).toBe(
+        2,
+      );
+      expect(await server.metric("grpc_server_requests_refused_total", { reason: "timeout" })).toBe(
+        2,
+      );
+    } finally {
+      first.close();
+      second.close();
+    }
+  });
+});

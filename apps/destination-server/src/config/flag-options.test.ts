@@ -45,6 +45,8 @@ describe("parseCommandLine", () => {
       maxConnectionAgeMs: 0,
       maxConnectionAgeGraceMs: 0,
       maxSessionMemoryMb: 0,
+      maxPendingRequests: 1_000,
+      requestMessageTimeoutMs: 10_000,
       cacheSyncTimeoutMs: 60_000,
       shutdownTimeoutMs: 10_000,
     });

@@ -97,6 +97,13 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       `invalid value "${maxSessionMemory}" for flag -grpc-max-session-memory: must not be negative`,
     );
   }
+  const maxPendingRequests = values["grpc-max-pending-requests"] as number;
+  if (maxPendingRequests < 0) {
+    throw new ConfigError(
+      `invalid value "${maxPendingRequests}" for flag -grpc-max-pending-requests: must not be negative`,
+    );
+  }
+  const requestMessageTimeoutMs = durationFlag(values, "grpc-request-message-timeout");
   const maxConnectionIdleMs = durationFlag(values, "grpc-max-connection-idle");
   const maxConnectionAgeMs = durationFlag(values, "grpc-max-connection-age");
   const maxConnectionAgeGraceMs = durationFlag(values, "grpc-max-connection-age-grace");
@@ -143,6 +150,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         maxConnectionAgeMs,
         maxConnectionAgeGraceMs,
         maxSessionMemoryMb: maxSessionMemory,
+        maxPendingRequests,
+        requestMessageTimeoutMs,
         cacheSyncTimeoutMs,
         shutdownTimeoutMs,
         logger,

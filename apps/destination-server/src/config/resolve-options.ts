@@ -30,6 +30,8 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
     maxConnectionAgeMs: options.maxConnectionAgeMs ?? 0,
     maxConnectionAgeGraceMs: options.maxConnectionAgeGraceMs ?? 0,
     maxSessionMemoryMb: options.maxSessionMemoryMb ?? 0,
+    maxPendingRequests: options.maxPendingRequests ?? DEFAULT_MAX_PENDING_REQUESTS,
+    requestMessageTimeoutMs: options.requestMessageTimeoutMs ?? 10_000,
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
     warmUpServices: options.warmUpServices ?? 256,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
@@ -45,6 +47,13 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
  * connection the benches open), while still bounding what one connection can hold open.
  */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 10_000;
+
+/**
+ * Calls waiting for their request message, server-wide. A real client sends the request with
+ * the headers, so even thousands of proxies reconnecting at once keep few calls in this state;
+ * each one held costs a few KiB, so 1,000 bounds what streams without a request can hold.
+ */
+export const DEFAULT_MAX_PENDING_REQUESTS = 1_000;
 
 /** grpc-go's and grpc-js' default: a GetDestination request is a few hundred bytes. */
 export const DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;

@@ -178,6 +178,18 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     usage: "HTTP/2 memory per connection in MB before new streams are refused (0: no cap)",
   },
   {
+    name: "grpc-max-pending-requests",
+    kind: "int",
+    default: "1000",
+    usage: "calls waiting for their request message, over all connections, before more are refused (0: no cap)",
+  },
+  {
+    name: "grpc-request-message-timeout",
+    kind: "string",
+    default: "10s",
+    usage: "how long a call may take to send its request message (0s: no limit)",
+  },
+  {
     name: "cache-sync-timeout",
     kind: "string",
     default: "60s",

@@ -45,6 +45,8 @@ export interface DestinationContextOptions
     | "maxConnectionAgeMs"
     | "maxConnectionAgeGraceMs"
     | "maxSessionMemoryMb"
+    | "maxPendingRequests"
+    | "requestMessageTimeoutMs"
     | "shutdownTimeoutMs"
     | "warmUpServices"
   > {

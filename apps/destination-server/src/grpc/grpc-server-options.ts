@@ -1,7 +1,8 @@
 import type { ServerOptions } from "@grpc/grpc-js";
+import { type RequestAdmissionLimits, requestAdmission } from "./request-admission.js";
 
 /** The server's limits, each from a flag (README "Transport and limits"). */
-export interface GrpcLimits {
+export interface GrpcLimits extends RequestAdmissionLimits {
   /** Streams per connection; 0: no cap. */
   readonly maxConcurrentStreams: number;
   /** Request message size, compressed and inflated, in bytes. */
@@ -18,11 +19,16 @@ export interface GrpcLimits {
 
 /**
  * The grpc-js options of those limits. A limit at 0 is left out, so grpc-js' own default applies
- * (none of them caps anything by default, except the message length).
+ * (none of them caps anything by default, except the message length). Calls still waiting for
+ * their request message are bounded by our own interceptor (`requestAdmission`).
  */
-export function grpcServerOptions(limits: GrpcLimits): ServerOptions {
+export function grpcServerOptions(
+  limits: GrpcLimits,
+  onRefused?: (reason: "pending" | "timeout") => void,
+): ServerOptions {
   const options: ServerOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageLength,
+    interceptors: [requestAdmission(limits, onRefused)],
   };
   if (limits.maxConcurrentStreams > 0) {
     options["grpc.max_concurrent_streams"] = limits.maxConcurrentStreams;

@@ -1,3 +1,4 @@
+import type { MetricsRegistry } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
 import { type DestinationServer, DestinationService } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
@@ -25,8 +26,17 @@ export interface PreparedGrpcServer {
 }
 
 /** Builds the grpc-js server up to binding, with health and reflection, while the caches sync. */
-export function prepareGrpcServer(limits: GrpcLimits, logger: ServerLogger): PreparedGrpcServer {
-  const server = new grpc.Server(grpcServerOptions(limits));
+export function prepareGrpcServer(
+  limits: GrpcLimits,
+  logger: ServerLogger,
+  metrics: MetricsRegistry,
+): PreparedGrpcServer {
+  const refused = metrics.counter(
+    "grpc_server_requests_refused_total",
+    "Calls ended before their request message arrived: too many waiting (pending), or too slow (timeout).",
+    ["reason"],
+  );
+  const server = new grpc.Server(grpcServerOptions(limits, (reason) => refused.inc({ reason })));
   const health = new HealthImplementation({
     "": "SERVING",
     "io.linkerd.proxy.destination.Destination": "SERVING",
