@@ -14,6 +14,7 @@ for (const group of ["packages", "apps", "tooling"]) {
       [".vitest-report.json", ""],
       [".vitest-e2e-report.json", " (e2e)"],
       [".vitest-proxy-report.json", " (proxy)"],
+      [".vitest-hostile-report.json", " (hostile)"],
     ]) {
       const report = join(dir, name, file);
       if (!existsSync(report)) continue;

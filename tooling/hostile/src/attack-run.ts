@@ -1,0 +1,142 @@
+// One attack against a running server with the canary beside it, measured from outside: how
+// each attacker connection ended, what the canary saw, and the server's RSS before, during and
+// after.
+import type { AttackConnection, ConnectionEnd } from "./attack-connection.js";
+import type { Attack } from "./attacks.js";
+import { Canary, type CanaryReport } from "./canary.js";
+import { FrameType } from "./http2-frames.js";
+import type { ServerUnderAttack } from "./server-under-attack.js";
+
+/** How long an attack sends: every attack ends by itself within this. */
+export const ATTACK_MS = 8_000;
+/** After the attack, how long the server has to give its memory back. */
+export const RECOVERY_MS = 10_000;
+
+export interface AttackOutcome {
+  readonly attack: string;
+  readonly connections: number;
+  readonly sessions: number;
+  /** How the attacker's connections ended: "GOAWAY <code>", "closed, no GOAWAY", "still open". */
+  readonly ends: Readonly<Record<string, number>>;
+  /** Frames the server sent the attacker, by type name, over every connection. */
+  readonly framesReceived: Readonly<Record<string, number>>;
+  readonly canary: CanaryReport;
+  readonly rssMiB: { readonly baseline: number; readonly peak: number; readonly after: number };
+  /** V8's used heap before and after (what of the RSS is JavaScript objects). */
+  readonly heapMiB: { readonly baseline: number; readonly after: number };
+  /** Calls still open on the server once the attacker and the canary have left. */
+  readonly openCallsAfter: number;
+  readonly alive: boolean;
+  readonly attackMs: number;
+}
+
+const FRAME_TYPE_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(FrameType).map(([name, type]) => [type, name]),
+);
+
+function describeEnd(end: ConnectionEnd | undefined): string {
+  if (end === undefined) return "still open";
+  if (end.goaway !== null) return `GOAWAY ${end.goaway}`;
+  return end.closedByServer ? "closed, no GOAWAY" : "still open";
+}
+
+/** Waits for `conn` to end, at most until `deadline`. */
+async function endBy(conn: AttackConnection, deadline: number): Promise<ConnectionEnd | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()));
+  });
+  const end = await Promise.race([conn.ended, late]);
+  clearTimeout(timer);
+  return end;
+}
+
+export async function runAttack(
+  server: ServerUnderAttack,
+  attack: Attack,
+  connections: number,
+): Promise<AttackOutcome> {
+  const canary = new Canary(server.grpcPort);
+  try {
+    await canary.start();
+    await canary.stop(); // the warm-up round is not the attack's
+    const baseline = server.rssMiB();
+    const heapBaseline = await server.heapUsedMiB();
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      const rss = server.rssMiB();
+      if (rss > peak) peak = rss;
+    }, 100);
+
+    await canary.start();
+    const started = Date.now();
+    const deadline = started + ATTACK_MS;
+    const ctx = { port: server.grpcPort, deadline, connections };
+    const ends = new Map<string, number>();
+    const frames = new Map<string, number>();
+    let sessions = 0;
+    const count = (end: ConnectionEnd | undefined) => {
+      const key = describeEnd(end);
+      ends.set(key, (ends.get(key) ?? 0) + 1);
+    };
+    const attacker = async () => {
+      do {
+        sessions++;
+        const conns = await attack.session(ctx).catch((err: unknown) => {
+          // The server refusing the TCP connection is an outcome too.
+          ends.set(
+            `connect failed: ${String(err)}`,
+            (ends.get(`connect failed: ${String(err)}`) ?? 0) + 1,
+          );
+          return [] as AttackConnection[];
+        });
+        // A session that stopped sending gives the server a moment to close it, within the deadline.
+        const settled = await Promise.all(
+          conns.map((c) => endBy(c, Math.min(deadline, Date.now() + 1_000))),
+        );
+        for (const [i, c] of conns.entries()) {
+          if (settled[i] === undefined && Date.now() < deadline && !attack.once) {
+            settled[i] = await endBy(c, deadline);
+          }
+          count(settled[i]);
+          for (const [type, n] of c.received) {
+            const name = FRAME_TYPE_NAMES[type] ?? `0x${type.toString(16)}`;
+            frames.set(name, (frames.get(name) ?? 0) + n);
+          }
+          c.close();
+        }
+      } while (!attack.once && Date.now() < deadline);
+    };
+    const parallel = attack.fixedConnections ? 1 : connections;
+    await Promise.all(Array.from({ length: parallel }, attacker));
+    const attackMs = Date.now() - started;
+    const report = await canary.stop();
+    clearInterval(sampler);
+
+    // The attacker has left: RSS should come back near where it was.
+    const recoveryDeadline = Date.now() + RECOVERY_MS;
+    let after = server.rssMiB();
+    while (after > baseline * 1.1 && Date.now() < recoveryDeadline && server.alive) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      after = server.rssMiB();
+    }
+    return {
+      attack: attack.name,
+      connections: attack.fixedConnections ? 5_000 : connections,
+      sessions,
+      ends: Object.fromEntries(ends),
+      framesReceived: Object.fromEntries(frames),
+      canary: report,
+      rssMiB: { baseline, peak, after },
+      heapMiB: {
+        baseline: heapBaseline,
+        after: server.alive ? await server.heapUsedMiB() : Number.NaN,
+      },
+      alive: server.alive,
+      openCallsAfter: server.alive ? await server.openCalls() : Number.NaN,
+      attackMs,
+    };
+  } finally {
+    await canary.close();
+  }
+}

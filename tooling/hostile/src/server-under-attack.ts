@@ -1,0 +1,137 @@
+// The built destination server, started as the deployment runs it (the same V8 heap cap) on the
+// example manifests, on free loopback ports; its RSS is read from /proc, as a kubelet would.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const BIN = `${ROOT}apps/destination-server/bin/destination-server.js`;
+const EXAMPLES = `${ROOT}examples`;
+/** deploy/deployment.yaml's NODE_OPTIONS. */
+const HEAP_CAP = "--max-old-space-size=448";
+
+export class ServerUnderAttack {
+  #stderr = "";
+  #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly grpcPort: number,
+    readonly adminPort: number,
+  ) {}
+
+  static start(extraArgs: readonly string[] = []): Promise<ServerUnderAttack> {
+    const child = spawn(
+      process.execPath,
+      [
+        HEAP_CAP,
+        BIN,
+        "--manifests",
+        EXAMPLES,
+        "--addr",
+        "127.0.0.1:0",
+        "--metrics-addr",
+        "127.0.0.1:0",
+        "--log-format",
+        "json",
+        ...extraArgs,
+      ],
+      { stdio: ["ignore", "ignore", "pipe"] },
+    );
+    return new Promise((resolve, reject) => {
+      let stderr = "";
+      let server: ServerUnderAttack | undefined;
+      child.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk;
+        if (server) {
+          server.#stderr = (server.#stderr + chunk).slice(-64 * 1024);
+          return;
+        }
+        for (const line of stderr.split("\n")) {
+          if (!line.startsWith("{")) continue;
+          const record = JSON.parse(line) as {
+            msg?: string;
+            grpcPort?: number;
+            adminPort?: number;
+          };
+          if (record.msg === "ready" && record.grpcPort && record.adminPort) {
+            server = new ServerUnderAttack(child, record.grpcPort, record.adminPort);
+            server.#stderr = stderr.slice(-64 * 1024);
+            child.on("exit", (code, signal) => {
+              if (server) server.#exit = { code, signal };
+            });
+            resolve(server);
+            return;
+          }
+        }
+      });
+      child.once("exit", (code, signal) => {
+        if (!server) reject(new Error(`destination-server exited (${code ?? signal}):\n${stderr}`));
+      });
+    });
+  }
+
+  /** False once the process has exited, for whatever reason. */
+  get alive(): boolean {
+    return this.#exit === undefined && this.child.exitCode === null;
+  }
+
+  /** How it exited, for a failure message. */
+  get exit(): string {
+    return this.#exit ? `code ${this.#exit.code}, signal ${this.#exit.signal}` : "running";
+  }
+
+  /** The last 64 KiB of its log. */
+  get logTail(): string {
+    return this.#stderr;
+  }
+
+  /** Resident set size in MiB (VmRSS), or NaN once the process is gone. */
+  rssMiB(): number {
+    try {
+      const status = readFileSync(`/proc/${this.child.pid}/status`, "utf8");
+      const kib = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1]);
+      return kib / 1024;
+    } catch {
+      return Number.NaN;
+    }
+  }
+
+  /** V8's used heap in MiB, from the admin /metrics (prom-client's default metrics). */
+  async heapUsedMiB(): Promise<number> {
+    const bytes = sumOf(await this.#metrics(), "nodejs_heap_size_used_bytes");
+    return bytes / 1024 / 1024;
+  }
+
+  /** Calls the server started and has not finished (grpc_server_started − handled). */
+  async openCalls(): Promise<number> {
+    const text = await this.#metrics();
+    return sumOf(text, "grpc_server_started_total") - sumOf(text, "grpc_server_handled_total");
+  }
+
+  async #metrics(): Promise<string> {
+    const res = await fetch(`http://127.0.0.1:${this.adminPort}/metrics`);
+    return res.text();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.alive) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** The sum of every series of `name` in Prometheus text. */
+function sumOf(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(name)) continue;
+    const rest = line.slice(name.length);
+    if (rest[0] !== " " && rest[0] !== "{") continue;
+    sum += Number(rest.slice(rest.lastIndexOf(" ") + 1));
+  }
+  return sum;
+}
