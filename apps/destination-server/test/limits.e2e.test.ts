@@ -134,7 +134,8 @@ function getWithoutRequest(
     let message: string | undefined;
     const read = (headers: Record<string, unknown>) => {
       if (headers["grpc-status"] !== undefined) status = String(headers["grpc-status"]);
-      if (headers["grpc-message"] !== undefined) message = decodeURIComponent(String(headers["grpc-message"]));
+      if (headers["grpc-message"] !== undefined)
+        message = decodeURIComponent(String(headers["grpc-message"]));
     };
     stream.on("response", read);
     stream.on("trailers", read);

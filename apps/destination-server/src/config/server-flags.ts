@@ -181,7 +181,8 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     name: "grpc-max-pending-requests",
     kind: "int",
     default: "1000",
-    usage: "calls waiting for their request message, over all connections, before more are refused (0: no cap)",
+    usage:
+      "calls waiting for their request message, over all connections, before more are refused (0: no cap)",
   },
   {
     name: "grpc-request-message-timeout",

@@ -31,7 +31,7 @@ export function requestAdmission(
       if (!waiting.delete(key)) return;
       clearTimeout(timer);
     };
-    const end = (reason: "pending" | "timeout", status: grpc.PartialStatusObject) => {
+    const end = (reason: "pending" | "timeout", status: { code: grpc.status; details: string }) => {
       admitted();
       onRefused(reason);
       call.sendStatus(status);
