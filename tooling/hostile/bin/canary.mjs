@@ -4,7 +4,7 @@
 // whose first Update it waits for. Commands on stdin, one per line: "start", "stop" (answers
 // one JSON line with the calls since the last stop), "exit".
 //
-//   node bin/canary.mjs <port> <authority>
+//   node bin/canary.mjs <port> <authority> [--no-health]   (upstream serves no gRPC health)
 import { createInterface } from "node:readline";
 import {
   create,
@@ -15,7 +15,8 @@ import {
 import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
 
-const [port, authority] = process.argv.slice(2);
+const [port, authority, healthFlag] = process.argv.slice(2);
+const withHealth = healthFlag !== "--no-health";
 const INTERVAL_MS = 100;
 /** A call slower than this counts as an error, not as a latency. */
 const CALL_DEADLINE_MS = 5_000;
@@ -71,7 +72,7 @@ function get() {
 }
 
 function round() {
-  const p = Promise.all([check(), get()]);
+  const p = Promise.all(withHealth ? [check(), get()] : [get()]);
   inFlight.add(p);
   p.finally(() => inFlight.delete(p));
   return p;

@@ -55,8 +55,9 @@ export async function runAttack(
   server: ServerUnderAttack,
   attack: Attack,
   connections: number,
+  options: { health?: boolean } = {},
 ): Promise<AttackOutcome> {
-  const canary = new Canary(server.grpcPort);
+  const canary = new Canary(server.grpcPort, options);
   try {
     await canary.start();
     await canary.stop(); // the warm-up round is not the attack's

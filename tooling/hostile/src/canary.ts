@@ -21,8 +21,11 @@ export class Canary {
   readonly #lines: AsyncIterator<string>;
   readonly #readline: Interface;
 
-  constructor(port: number) {
-    this.#child = spawn(process.execPath, [SCRIPT, String(port), CANARY_AUTHORITY], {
+  /** `health: false` leaves out the Health/Check (upstream serves no gRPC health service). */
+  constructor(port: number, options: { health?: boolean } = {}) {
+    const args = [SCRIPT, String(port), CANARY_AUTHORITY];
+    if (options.health === false) args.push("--no-health");
+    this.#child = spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "inherit"],
     });
     if (!this.#child.stdout) throw new Error("canary: no stdout");

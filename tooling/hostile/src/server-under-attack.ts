@@ -2,6 +2,7 @@
 // example manifests, on free loopback ports; its RSS is read from /proc, as a kubelet would.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -71,6 +72,54 @@ export class ServerUnderAttack {
     });
   }
 
+  /**
+   * Upstream's Go destination server (`<bin> destination`, a built linkerd2 controller) on a
+   * real API server, for the side-by-side figures; resolves once its admin `/ready` is 200.
+   */
+  static async startUpstream(bin: string, kubeconfig: string): Promise<ServerUnderAttack> {
+    const [grpcPort, adminPort] = [await freePort(), await freePort()];
+    const child = spawn(
+      bin,
+      [
+        "destination",
+        `-kubeconfig=${kubeconfig}`,
+        `-addr=127.0.0.1:${grpcPort}`,
+        `-metrics-addr=127.0.0.1:${adminPort}`,
+        "-controller-namespace=linkerd",
+        "-identity-trust-domain=cluster.local",
+        "-cluster-domain=cluster.local",
+        "-enable-endpoint-slices=true",
+        "-log-level=warn",
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+        // Its ExternalWorkload controller names its leader-election lease holder after the pod.
+        env: { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-hostile" },
+      },
+    );
+    const server = new ServerUnderAttack(child, grpcPort, adminPort);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      server.#stderr = (server.#stderr + chunk).slice(-64 * 1024);
+    });
+    child.on("exit", (code, signal) => {
+      server.#exit = { code, signal };
+    });
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (!server.alive) throw new Error(`upstream exited (${server.exit}):\n${server.logTail}`);
+      const ready = await fetch(`http://127.0.0.1:${adminPort}/ready`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ready) return server;
+      if (Date.now() > deadline) {
+        await server.stop();
+        throw new Error(`upstream not ready in 60 s:\n${server.logTail}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** False once the process has exited, for whatever reason. */
   get alive(): boolean {
     return this.#exit === undefined && this.child.exitCode === null;
@@ -97,9 +146,12 @@ export class ServerUnderAttack {
     }
   }
 
-  /** V8's used heap in MiB, from the admin /metrics (prom-client's default metrics). */
+  /** The used heap in MiB, from the admin /metrics: V8's, or Go's for upstream. */
   async heapUsedMiB(): Promise<number> {
-    const bytes = sumOf(await this.#metrics(), "nodejs_heap_size_used_bytes");
+    const text = await this.#metrics();
+    const bytes = text.includes("nodejs_heap_size_used_bytes")
+      ? sumOf(text, "nodejs_heap_size_used_bytes")
+      : sumOf(text, "go_memstats_heap_alloc_bytes");
     return bytes / 1024 / 1024;
   }
 
@@ -134,4 +186,15 @@ function sumOf(text: string, name: string): number {
     sum += Number(rest.slice(rest.lastIndexOf(" ") + 1));
   }
   return sum;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 }

@@ -3,8 +3,15 @@
 // every answer in time, memory stays bounded and no call is left behind, and the attacker is
 // cut off where the server has a rule for it. Each outcome is printed (and appended to
 // $HOSTILE_OUTCOMES when set) for BENCHMARKS.md.
-import { appendFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+//
+// With HOSTILE_UPSTREAM_BIN naming a built linkerd2 controller, the same attacks and checks
+// run against upstream's Go server instead, on a real API server holding the example
+// manifests, for the side-by-side figures (by hand; CI runs ours).
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureBinaries, type KubeEnv, startKubeEnv } from "@destination/k8s-env";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runAttack } from "../src/attack-run.js";
 import { ATTACKS } from "../src/attacks.js";
 import { ServerUnderAttack } from "../src/server-under-attack.js";
@@ -21,6 +28,31 @@ const CANARY_P99_BOUND_MS = 2_500;
  */
 const RSS_PEAK_BOUND_MIB = 400;
 
+const upstreamBin = process.env.HOSTILE_UPSTREAM_BIN || undefined;
+const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
+
+let kube: KubeEnv | undefined;
+beforeAll(async () => {
+  if (upstreamBin === undefined) return;
+  await ensureBinaries();
+  kube = await startKubeEnv({ apiServerArgs: ["--service-cluster-ip-range=10.96.0.0/12"] });
+  // Namespaces first; then every other manifest of the examples.
+  const files = readdirSync(EXAMPLES, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".yaml"))
+    .sort((a, b) => Number(b.endsWith("namespace.yaml")) - Number(a.endsWith("namespace.yaml")));
+  for (const file of files) {
+    // One document at a time: the examples' workloads (Deployments, StatefulSets) are sketches
+    // the API server refuses, and only what the Get path reads is needed.
+    for (const doc of readFileSync(join(EXAMPLES, file), "utf8").split(/^---$/m)) {
+      if (!/^kind:/m.test(doc)) continue;
+      await kube.apply(doc).catch((err: unknown) => console.log(`skipped: ${String(err)}`));
+    }
+  }
+}, 600_000);
+afterAll(async () => {
+  await kube?.stop();
+});
+
 let server: ServerUnderAttack | undefined;
 afterEach(async () => {
   await server?.stop();
@@ -36,10 +68,16 @@ const cases = ATTACKS.flatMap((attack) =>
 
 describe.each(cases)("$attack.name from $connections connection(s)", ({ attack, connections }) => {
   it("leaves the server alive, the canary served and memory bounded", async () => {
-    server = await ServerUnderAttack.start(
-      process.env.HOSTILE_SERVER_ARGS?.split(" ").filter(Boolean),
-    );
-    const outcome = await runAttack(server, attack, connections);
+    server =
+      upstreamBin !== undefined && kube !== undefined
+        ? await ServerUnderAttack.startUpstream(upstreamBin, kube.kubeconfigPath)
+        : await ServerUnderAttack.start(
+            process.env.HOSTILE_SERVER_ARGS?.split(" ").filter(Boolean),
+          );
+    const outcome = {
+      server: upstreamBin === undefined ? "ours" : "upstream",
+      ...(await runAttack(server, attack, connections, { health: upstreamBin === undefined })),
+    };
     if (process.env.HOSTILE_OUTCOMES) {
       appendFileSync(process.env.HOSTILE_OUTCOMES, `${JSON.stringify(outcome)}\n`);
     }
