@@ -152,6 +152,28 @@ describe("filtered listener group", () => {
     expect(b.take()).toEqual(expected);
   });
 
+  it("a listener subscribed twice hears each change twice until one subscription leaves", () => {
+    const h = oneSlice();
+    const twice = h.listen();
+    h.watcher.subscribe(WEB, 80, LOCAL_KEY, twice);
+    const other = h.listen();
+    twice.take();
+    other.take();
+    h.cluster.apply(slice("web-a", "web", [podEndpoint("web-2", "10.0.0.2")]));
+    const change = [
+      { add: ["ns/web-2/IPv4 10.0.0.2:8080"] },
+      { remove: ["ns/web-1/IPv4 10.0.0.1:8080"] },
+    ];
+    expect(twice.take()).toEqual([...change, ...change]);
+    h.watcher.unsubscribe(WEB, 80, LOCAL_KEY, twice);
+    h.cluster.apply(slice("web-a", "web", [podEndpoint("web-1", "10.0.0.1")]));
+    expect(twice.take()).toEqual([
+      { add: ["ns/web-1/IPv4 10.0.0.1:8080"] },
+      { remove: ["ns/web-2/IPv4 10.0.0.2:8080"] },
+    ]);
+    expect(other.take()).toHaveLength(4);
+  });
+
   it("sets handed to listeners are frozen and never change afterwards", () => {
     const h = oneSlice();
     const listener = h.listen();
