@@ -1,6 +1,7 @@
 import type { DestinationServer } from "@destination/proto";
 import { streamCallOf } from "../streams/stream-call.js";
 import type { DestinationContext } from "./destination-context.js";
+import { FairStarts } from "./fair-starts.js";
 import { handleGet } from "./get-handler.js";
 import { handleGetProfile } from "./get-profile-handler.js";
 
@@ -8,11 +9,19 @@ import { handleGetProfile } from "./get-profile-handler.js";
  * The Destination service's implementation for a grpc-js `Server`:
  * `server.addService(DestinationService, destinationHandlers(context))`. Each call gets its
  * bounded queue, backpressure from `write()` and `'drain'`, its metrics and its release on every
- * end (README "Mounting the handlers").
+ * end (README "Mounting the handlers"). Calls start in turns across connections (`FairStarts`);
+ * one the client cancelled before its turn is never started.
  */
 export function destinationHandlers(context: DestinationContext): DestinationServer {
+  const starts = new FairStarts();
   return {
-    get: (call) => handleGet(context, streamCallOf(call), call.request),
-    getProfile: (call) => handleGetProfile(context, streamCallOf(call), call.request),
+    get: (call) =>
+      starts.run(call.getPeer(), () => {
+        if (!call.cancelled) handleGet(context, streamCallOf(call), call.request);
+      }),
+    getProfile: (call) =>
+      starts.run(call.getPeer(), () => {
+        if (!call.cancelled) handleGetProfile(context, streamCallOf(call), call.request);
+      }),
   };
 }
