@@ -26,6 +26,8 @@ export class ServerUnderAttack {
       process.execPath,
       [
         HEAP_CAP,
+        // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where an attack's CPU goes.
+        ...(process.env.HOSTILE_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
         BIN,
         "--manifests",
         EXAMPLES,

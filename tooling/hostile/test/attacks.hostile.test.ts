@@ -17,11 +17,14 @@ import { ATTACKS } from "../src/attacks.js";
 import { ServerUnderAttack } from "../src/server-under-attack.js";
 
 /**
- * The canary's p99 bound during an attack. Measured on the 2-core machine: at most 1.1 s quiet
- * (10,000 streams that never read, from 8 connections), about twice that with a busy loop per
- * core beside the suite; the bound is sized for the loaded case.
+ * The canary's p99 bound during an attack: that it is not starved, on the suite's 2-core
+ * machine whether quiet or running `pnpm test:loaded` (a busy loop per core beside it). Quiet,
+ * the worst p99 measured is 0.9 s (10,000 Get streams that never read, from 8 connections);
+ * with the loops beside it, 2.9 s (streams past the maximum; 10,000 streams on one connection
+ * that close at once): the server then gets under half a core, and node tears down every stream
+ * of a closed connection in one turn of the event loop. A call past 5 s is an error of its own.
  */
-const CANARY_P99_BOUND_MS = 2_500;
+const CANARY_P99_BOUND_MS = 4_000;
 /**
  * The server's RSS bound during an attack: well inside the deployment's 768 MiB limit, above
  * the largest peak measured (about 255 MiB, 10,000 Get streams that never read).
