@@ -1,4 +1,5 @@
-import type { DestinationServer } from "@destination/proto";
+import type { DestinationServer, GetDestination } from "@destination/proto";
+import type * as grpc from "@grpc/grpc-js";
 import { streamCallOf } from "../streams/stream-call.js";
 import type { DestinationContext } from "./destination-context.js";
 import { FairStarts } from "./fair-starts.js";
@@ -14,14 +15,11 @@ import { handleGetProfile } from "./get-profile-handler.js";
  */
 export function destinationHandlers(context: DestinationContext): DestinationServer {
   const starts = new FairStarts();
-  return {
-    get: (call) =>
+  const inTurn =
+    (handle: typeof handleGet) =>
+    (call: grpc.ServerWritableStream<GetDestination, Uint8Array>): void =>
       starts.run(call.getPeer(), () => {
-        if (!call.cancelled) handleGet(context, streamCallOf(call), call.request);
-      }),
-    getProfile: (call) =>
-      starts.run(call.getPeer(), () => {
-        if (!call.cancelled) handleGetProfile(context, streamCallOf(call), call.request);
-      }),
-  };
+        if (!call.cancelled) handle(context, streamCallOf(call), call.request);
+      });
+  return { get: inTurn(handleGet), getProfile: inTurn(handleGetProfile) };
 }
