@@ -69,7 +69,7 @@ const codes = Object.entries(summary.codes)
 process.stdout.write(
   `fuzz: ${summary.requests} requests (Get and GetProfile; ${codes}), ` +
     `${summary.manifestDocuments} manifest documents in ${summary.manifestFiles} files, ` +
-    `seed ${seed}, ${seconds} s\n`,
+    `${summary.reconnects ?? 0} lookups asked again on a new connection, seed ${seed}, ${seconds} s\n`,
 );
 const crashes = summary.crashes.length;
 if (run.status !== 0 || crashes > 0) {
