@@ -1,8 +1,15 @@
-// Pods, EndpointSlices and metadata-only kinds are listed as protobuf and decoded straight into
-// what the backend keeps of them. On a real kube-apiserver, what the cluster backend holds after
-// its first list must be exactly what the JSON of the same objects gives once projected.
-import { createKubeCluster, type KubeCluster, RESOURCE_KINDS } from "@destination/k8s-discovery";
+// Pods, EndpointSlices and metadata-only kinds are listed and watched as protobuf and decoded
+// straight into what the backend keeps of them. On a real kube-apiserver, what the cluster
+// backend holds after its first list, and after watched changes, must be exactly what the JSON
+// of the same objects gives once projected.
+import {
+  createKubeCluster,
+  type KubeCluster,
+  type KubeClusterOptions,
+  RESOURCE_KINDS,
+} from "@destination/k8s-discovery";
 import { projectObject } from "@destination/k8s-discovery/testing";
+import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -151,6 +158,20 @@ const REPLICA_SET: KubeObject = {
 
 let ctx: IntegrationEnv | undefined;
 let cluster: KubeCluster | undefined;
+/** The encoding of each watch the backend opened, by resource plural. */
+const watchEncodings = new Map<string, string[]>();
+const ignore = () => {};
+const logger: NonNullable<KubeClusterOptions["logger"]> = {
+  debug(message, fields) {
+    const plural = /^watching (\S+)$/.exec(message)?.[1];
+    if (plural !== undefined && typeof fields?.encoding === "string") {
+      watchEncodings.set(plural, [...(watchEncodings.get(plural) ?? []), fields.encoding]);
+    }
+  },
+  info: ignore,
+  warn: ignore,
+  error: ignore,
+};
 beforeAll(async () => {
   ctx = await startIntegrationEnv();
   await ctx.api.apply(...PODS, ...SLICES, REPLICA_SET);
@@ -164,6 +185,7 @@ beforeAll(async () => {
     kubeconfigPath: ctx.env.kubeconfigPath,
     enableEndpointSlices: true,
     resyncMs: 0,
+    logger,
   });
   await cluster.start();
   await cluster.whenSynced();
@@ -207,5 +229,64 @@ describe("lists read as protobuf (real kube-apiserver)", () => {
       kind: "ReplicaSet",
       metadata,
     });
+  });
+});
+
+describe("watches read as protobuf (real kube-apiserver)", () => {
+  it("are negotiated for the built-in kinds, and JSON stays for custom resources", async () => {
+    await eventually(() => expect(watchEncodings.get("pods")).toBeDefined());
+    await eventually(() => expect(watchEncodings.get("serviceprofiles")).toBeDefined());
+    for (const plural of ["pods", "endpointslices", "services", "replicasets", "nodes"]) {
+      expect(watchEncodings.get(plural), plural).toEqual(["protobuf"]);
+    }
+    expect(watchEncodings.get("serviceprofiles")).toEqual(["json"]);
+  });
+
+  it("keep watched pods, slices and metadata exactly as their JSON projects", async () => {
+    const [meshed, hostNetwork] = PODS as [KubeObject, KubeObject, KubeObject];
+    const relabelled = {
+      ...hostNetwork,
+      metadata: { ...hostNetwork.metadata, labels: { app: "agent", tier: "node" } },
+    };
+    const added: KubeObject = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "added", namespace: NS, annotations: { "linkerd.io/inject": "enabled" } },
+      spec: {
+        nodeName: "node-a",
+        containers: [{ name: "app", image: IMAGE, ports: [{ name: "grpc", containerPort: 9090 }] }],
+      },
+    };
+    const [web] = SLICES as [KubeObject];
+    const split = { ...web, metadata: { ...web.metadata, name: "web-def" } };
+    await ctx?.api.apply(relabelled, added, split, {
+      ...REPLICA_SET,
+      metadata: {
+        ...REPLICA_SET.metadata,
+        annotations: { "deployment.kubernetes.io/revision": "3" },
+      },
+    });
+    await ctx?.api.delete("Pod", NS, "pending");
+
+    const projected = async (kind: string, name: string) =>
+      projectObject({
+        ...((await ctx?.api.get(kind, NS, name)) as KubeObject),
+        apiVersion: kind === "EndpointSlice" ? "discovery.k8s.io/v1" : "v1",
+        kind,
+      });
+    for (const name of ["host-network", "added"]) {
+      const expected = await projected("Pod", name);
+      await eventually(() => expect(cluster?.pods.get(NS, name), name).toStrictEqual(expected));
+    }
+    const slice = await projected("EndpointSlice", "web-def");
+    await eventually(() => expect(cluster?.endpointSlices.get(NS, "web-def")).toStrictEqual(slice));
+    await eventually(() => expect(cluster?.pods.get(NS, "pending")).toBeUndefined());
+    await eventually(() =>
+      expect(cluster?.replicaSets.get(NS, "web-1")?.metadata.annotations).toEqual({
+        "deployment.kubernetes.io/revision": "3",
+      }),
+    );
+    // The pod being deleted is still there, untouched by the other writes.
+    expect(cluster?.pods.get(NS, meshed.metadata.name)?.metadata.deletionTimestamp).toBeDefined();
   });
 });

@@ -35,3 +35,5 @@ export const METADATA_LIST_ACCEPT =
 /** A metadata-only list as protobuf, JSON from a server without it. */
 export const PROTOBUF_METADATA_LIST_ACCEPT = `${PROTOBUF_MEDIA_TYPE};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, ${METADATA_LIST_ACCEPT}`;
 export const METADATA_ACCEPT = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
+/** A metadata-only watch as protobuf, JSON from a server without it. */
+export const PROTOBUF_METADATA_ACCEPT = `${PROTOBUF_MEDIA_TYPE};as=PartialObjectMetadata;g=meta.k8s.io;v=v1, ${METADATA_ACCEPT}`;

@@ -270,16 +270,19 @@ describe("cluster backend: list and watch", () => {
       );
     }
     await eventually(() => expect(requestsTo(server, "replicasets", true)).toHaveLength(1));
+    // Watches ask for protobuf too; this server answers JSON, read as well.
     expect(requestsTo(server, "replicasets", true)[0]?.accept).toBe(
-      "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+      "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
     );
-    // Pods are full objects: listed as protobuf where the server has it (this one answers
-    // JSON, which is read as well), watched as JSON.
+    // Pods are full objects: listed and watched as protobuf where the server has it (this one
+    // answers JSON, which is read as well).
     expect(requestsTo(server, "pods", false)[0]?.accept).toBe(
       "application/vnd.kubernetes.protobuf, application/json",
     );
     await eventually(() => expect(requestsTo(server, "pods", true)).toHaveLength(1));
-    expect(requestsTo(server, "pods", true)[0]?.accept).toBe("application/json");
+    expect(requestsTo(server, "pods", true)[0]?.accept).toBe(
+      "application/vnd.kubernetes.protobuf, application/json",
+    );
     const rs = c.replicaSets.get("shop", "web-5d4f");
     expect(rs).toEqual({
       apiVersion: "apps/v1",

@@ -7,8 +7,8 @@ import {
   type ApiResource,
   collectionPath,
   isProtobuf,
-  METADATA_ACCEPT,
   PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_METADATA_ACCEPT,
   PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
@@ -18,12 +18,14 @@ import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
 import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
-import { isGone, parseWatchEvent } from "./watch-event.js";
+import { ProtobufWatchFrames, readProtobufWatchEvent } from "./protobuf-watch-events.js";
+import { isGone, parseWatchEvent, type WatchEvent } from "./watch-event.js";
 import { WatchPosition } from "./watch-position.js";
 
 /** Where a list/watch loop puts what it sees; a `MemoryCache` is one. */
 export interface WatchStore<T extends KubeObject> {
-  apply(obj: T): void;
+  /** `typed`: the object was read from protobuf, its fields typed by its reader. */
+  apply(obj: T, options?: { typed?: boolean }): void;
   remove(namespace: string | undefined, name: string): unknown;
   /**
    * A full list: the first one syncs the store, later ones reconcile it (a relist). `typed`:
@@ -310,16 +312,24 @@ export class Reflector<T extends KubeObject> {
         signal: controller.signal,
       });
       try {
-        const lines = new NdjsonLines();
+        const readObject = this.#protobufItems();
+        const typed = readObject !== undefined && isProtobuf(response.headers["content-type"]);
+        this.#options.logger.debug(`watching ${this.#options.resource.plural}`, {
+          ...this.#where,
+          encoding: typed ? "protobuf" : "json",
+        });
+        // Method parameters are bivariant: either source is an EventSource<unknown>.
+        const events: EventSource<unknown> =
+          typed && readObject !== undefined ? protobufEvents(readObject) : jsonEvents();
         for await (const chunk of response) {
-          for (const line of lines.push(chunk as Buffer)) {
-            const step = this.#handle(line, position);
+          for (const unit of events.push(chunk as Buffer)) {
+            const step = this.#handle(events, unit, position, typed);
             if (step === "delivered") delivered = true;
             else if (step !== "continue") return { outcome: step, healthy: healthy() };
           }
         }
-        for (const line of lines.end()) {
-          const step = this.#handle(line, position);
+        for (const unit of events.end()) {
+          const step = this.#handle(events, unit, position, typed);
           if (step === "expired" || step === "failed") return { outcome: step, healthy: healthy() };
         }
         return { outcome: "ended", healthy: healthy() };
@@ -344,12 +354,17 @@ export class Reflector<T extends KubeObject> {
     }
   }
 
-  /** Applies one line of the stream. */
-  #handle(line: string, position: WatchPosition): "continue" | "delivered" | "expired" | "failed" {
+  /** Applies one event of the stream: a line of JSON, or a protobuf frame (`typed`). */
+  #handle(
+    events: EventSource<unknown>,
+    unit: unknown,
+    position: WatchPosition,
+    typed: boolean,
+  ): "continue" | "delivered" | "expired" | "failed" {
     const { store, metrics, logger } = this.#options;
-    let event: ReturnType<typeof parseWatchEvent>;
+    let event: WatchEvent;
     try {
-      event = parseWatchEvent(line);
+      event = events.decode(unit);
     } catch (err) {
       metrics.errored("decode");
       logger.warn(`unreadable ${this.#options.resource.plural} watch event; resuming`, {
@@ -384,7 +399,9 @@ export class Reflector<T extends KubeObject> {
         return "delivered";
       }
       default:
-        store.apply(this.#normalise(event.object));
+        // A protobuf object is already what its reader keeps: nothing to normalise.
+        if (typed) store.apply(event.object as T, { typed });
+        else store.apply(this.#normalise(event.object));
         position.observed(event);
         return "delivered";
     }
@@ -418,10 +435,12 @@ export class Reflector<T extends KubeObject> {
     return PROTOBUF_ITEM_READERS[this.#options.resource.kind];
   }
 
+  /** Watches of kinds read from protobuf accept it first, as their lists do. */
   #watchAccept(): string {
-    return this.#options.metadataOnly && this.#metadataAccepted
-      ? METADATA_ACCEPT
-      : "application/json";
+    if (this.#options.metadataOnly && this.#metadataAccepted) return PROTOBUF_METADATA_ACCEPT;
+    return this.#protobufItems() === undefined
+      ? "application/json"
+      : `${PROTOBUF_MEDIA_TYPE}, application/json`;
   }
 
   /** True when the server refused metadata-only content (406): full objects from now on. */
@@ -456,6 +475,32 @@ export class Reflector<T extends KubeObject> {
 }
 
 class ContinueExpired extends Error {}
+
+/** The events of a watch response in one encoding: split as bytes arrive, then decoded. */
+interface EventSource<U> {
+  push(chunk: Buffer): U[];
+  end(): U[];
+  /** Throws when `unit` is not a watch event. */
+  decode(unit: U): WatchEvent;
+}
+
+function jsonEvents(): EventSource<string> {
+  const lines = new NdjsonLines();
+  return { push: (chunk) => lines.push(chunk), end: () => lines.end(), decode: parseWatchEvent };
+}
+
+/** `application/vnd.kubernetes.protobuf;stream=watch`: frames, objects read by `readObject`. */
+function protobufEvents(readObject: ItemReader): EventSource<Uint8Array> {
+  const frames = new ProtobufWatchFrames();
+  return {
+    push: (chunk) => frames.push(chunk),
+    end: () => {
+      frames.end();
+      return [];
+    },
+    decode: (frame) => readProtobufWatchEvent(frame, readObject),
+  };
+}
 
 function isObject(value: unknown): value is KubeObject {
   return (

@@ -127,10 +127,11 @@ export class MemoryCache<T extends KubeObject> implements ResourceCache<T> {
 
   /**
    * Adds or replaces an object, emitting `add` or `update(old, new)`. An invalid object is
-   * skipped with a warning and changes nothing: a stored earlier version stays.
+   * skipped with a warning and changes nothing: a stored earlier version stays. `typed`: read
+   * from protobuf, checked as `replace` checks typed objects.
    */
-  apply(obj: T): void {
-    if (this.#valid(obj)) this.#applyValid(obj);
+  apply(obj: T, options: { typed?: boolean } = {}): void {
+    if (this.#valid(obj, options.typed === true)) this.#applyValid(obj);
   }
 
   #applyValid(obj: T): void {

@@ -15,7 +15,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file k8s/runtime/runtime.proto.
  */
 export const file_k8s_runtime_runtime: GenFile = /*@__PURE__*/
-  fileDesc("ChlrOHMvcnVudGltZS9ydW50aW1lLnByb3RvEh9rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5ydW50aW1lIiwKCFR5cGVNZXRhEhIKCmFwaVZlcnNpb24YASABKAkSDAoEa2luZBgCIAEoCSKBAQoHVW5rbm93bhI7Cgh0eXBlTWV0YRgBIAEoCzIpLms4cy5pby5hcGltYWNoaW5lcnkucGtnLnJ1bnRpbWUuVHlwZU1ldGESCwoDcmF3GAIgASgMEhcKD2NvbnRlbnRFbmNvZGluZxgDIAEoCRITCgtjb250ZW50VHlwZRgEIAEoCQ");
+  fileDesc("ChlrOHMvcnVudGltZS9ydW50aW1lLnByb3RvEh9rOHMuaW8uYXBpbWFjaGluZXJ5LnBrZy5ydW50aW1lIiwKCFR5cGVNZXRhEhIKCmFwaVZlcnNpb24YASABKAkSDAoEa2luZBgCIAEoCSKBAQoHVW5rbm93bhI7Cgh0eXBlTWV0YRgBIAEoCzIpLms4cy5pby5hcGltYWNoaW5lcnkucGtnLnJ1bnRpbWUuVHlwZU1ldGESCwoDcmF3GAIgASgMEhcKD2NvbnRlbnRFbmNvZGluZxgDIAEoCRITCgtjb250ZW50VHlwZRgEIAEoCSIbCgxSYXdFeHRlbnNpb24SCwoDcmF3GAEgASgM");
 
 /**
  * @generated from message k8s.io.apimachinery.pkg.runtime.TypeMeta
@@ -70,4 +70,23 @@ export type Unknown = Message<"k8s.io.apimachinery.pkg.runtime.Unknown"> & {
  */
 export const UnknownSchema: GenMessage<Unknown> = /*@__PURE__*/
   messageDesc(file_k8s_runtime_runtime, 1);
+
+/**
+ * An object embedded in another, as the bytes of its own encoding.
+ *
+ * @generated from message k8s.io.apimachinery.pkg.runtime.RawExtension
+ */
+export type RawExtension = Message<"k8s.io.apimachinery.pkg.runtime.RawExtension"> & {
+  /**
+   * @generated from field: optional bytes raw = 1;
+   */
+  raw: Uint8Array;
+};
+
+/**
+ * Describes the message k8s.io.apimachinery.pkg.runtime.RawExtension.
+ * Use `create(RawExtensionSchema)` to create a new message.
+ */
+export const RawExtensionSchema: GenMessage<RawExtension> = /*@__PURE__*/
+  messageDesc(file_k8s_runtime_runtime, 2);
 
