@@ -17,6 +17,7 @@ import type { EndpointTranslatorConfig } from "./config.js";
 import type { MessageSink } from "./message-sink.js";
 import { defaultRetryBudget } from "./retry-budget.js";
 import { encodeAddress } from "./tcp-address.js";
+import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 import {
   bareWeightedAddr,
   externalWorkloadWeightedAddr,
@@ -38,11 +39,13 @@ export class EndpointProfileTranslator implements WorkloadListener {
     private readonly config: EndpointTranslatorConfig,
     private readonly sink: MessageSink<DestinationProfile>,
     private readonly logger: Logger = silentLogger,
+    private readonly counter: TranslationCounter = uncountedTranslations,
   ) {}
 
   update(address: Address): void {
     let profile: DestinationProfile;
     try {
+      this.counter.translated("endpoint_profile");
       profile = this.#profile(address);
     } catch (err) {
       this.logger.error("no endpoint profile sent: the endpoint cannot be translated", {

@@ -17,6 +17,7 @@ import {
 } from "@destination/proto";
 import type { EndpointTranslatorConfig } from "./config.js";
 import { compareEncodedAddresses, type EncodedAddress, encodeAddress } from "./tcp-address.js";
+import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 import {
   externalWorkloadWeightedAddr,
   podlessWeightedAddr,
@@ -34,6 +35,7 @@ export class EndpointTranslation {
   constructor(
     readonly config: EndpointTranslatorConfig,
     private readonly logger: Logger = silentLogger,
+    private readonly counter: TranslationCounter = uncountedTranslations,
   ) {}
 
   /**
@@ -44,7 +46,7 @@ export class EndpointTranslation {
   forZone(zone: string): ZonedEndpointTranslation {
     let zoned = this.#zones.get(zone);
     if (zoned === undefined) {
-      zoned = new ZonedEndpointTranslation(this.config, zone, this.logger);
+      zoned = new ZonedEndpointTranslation(this.config, zone, this.logger, this.counter);
       this.#zones.set(zone, zoned);
     }
     return zoned;
@@ -68,6 +70,7 @@ export class ZonedEndpointTranslation {
     readonly config: EndpointTranslatorConfig,
     readonly zone: string,
     private readonly logger: Logger = silentLogger,
+    private readonly counter: TranslationCounter = uncountedTranslations,
   ) {}
 
   /**
@@ -79,6 +82,7 @@ export class ZonedEndpointTranslation {
     if (update === undefined) {
       update = this.#translateAdd(set);
       this.#adds.set(set, update);
+      this.counter.translated("add");
     }
     return update ?? undefined;
   }
@@ -89,6 +93,7 @@ export class ZonedEndpointTranslation {
     if (update === undefined) {
       update = this.#translateRemove(set);
       this.#removes.set(set, update);
+      this.counter.translated("remove");
     }
     return update ?? undefined;
   }

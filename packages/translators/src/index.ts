@@ -18,3 +18,8 @@ export {
   type ServiceProfileStream,
   type ServiceProfileStreamOptions,
 } from "./service-profile-stream.js";
+export {
+  type TranslationCounter,
+  type TranslationKind,
+  uncountedTranslations,
+} from "./translation-counter.js";

@@ -3,6 +3,7 @@ import type { DestinationProfile } from "@destination/proto";
 import { type ProfileTarget, toDestinationProfile } from "./destination-profile.js";
 import type { MessageSink } from "./message-sink.js";
 import type { OpaqueProfileListener } from "./opaque-ports-merge.js";
+import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 
 /**
  * The last stage of a service-profile stream: each profile, with the Service's opaque ports,
@@ -14,11 +15,13 @@ export class ProfileTranslator implements OpaqueProfileListener {
     private readonly target: ProfileTarget,
     private readonly sink: MessageSink<DestinationProfile>,
     private readonly logger: Logger = silentLogger,
+    private readonly counter: TranslationCounter = uncountedTranslations,
   ) {}
 
   update(profile: ServiceProfile, opaquePorts: ReadonlySet<number> | undefined): void {
     let message: DestinationProfile;
     try {
+      this.counter.translated("profile");
       message = toDestinationProfile(profile, this.target, opaquePorts, this.logger);
     } catch (err) {
       this.logger.error("invalid ServiceProfile, no profile update sent", {

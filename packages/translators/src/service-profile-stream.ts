@@ -12,12 +12,15 @@ import { FallbackProfileListener } from "./fallback-profile-listener.js";
 import type { MessageSink } from "./message-sink.js";
 import { OpaquePortsMerge } from "./opaque-ports-merge.js";
 import { ProfileTranslator } from "./profile-translator.js";
+import type { TranslationCounter } from "./translation-counter.js";
 
 export interface ServiceProfileStreamOptions extends ProfileTarget {
   /** `ns` of the caller's context token; "" when it has none. */
   readonly tokenNamespace: string;
   readonly sink: MessageSink<DestinationProfile>;
   readonly logger?: Logger;
+  /** Told of each profile translated for this stream. */
+  readonly counter?: TranslationCounter;
 }
 
 /** A ServiceProfile to watch and the listener to hand it to. */
@@ -50,7 +53,9 @@ export function createServiceProfileStream(
 ): ServiceProfileStream {
   const { fqn, service, port, tokenNamespace, sink } = options;
   const logger = options.logger ?? silentLogger;
-  const merge = new OpaquePortsMerge(new ProfileTranslator({ fqn, service, port }, sink, logger));
+  const merge = new OpaquePortsMerge(
+    new ProfileTranslator({ fqn, service, port }, sink, logger, options.counter),
+  );
   const profiles = new DefaultProfileListener(new DedupProfileListener(merge));
   if (tokenNamespace === "") {
     return {

@@ -14,6 +14,7 @@ import { resolveOptions } from "../config/resolve-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
+import { translationMetrics } from "../metrics/translation-metrics.js";
 import { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
 import { OpenStreams } from "../streams/stream-session.js";
@@ -143,6 +144,7 @@ export function createDestinationContextOn(
     defaultOpaquePorts: options.defaultOpaquePorts,
   };
   const streams = new OpenStreams();
+  const translations = translationMetrics(metrics);
   const context: DestinationContext = {
     cluster,
     endpoints,
@@ -153,12 +155,15 @@ export function createDestinationContextOn(
     endpointTranslation: new EndpointTranslation(
       translatorConfig,
       logger.child({ component: "translator" }),
+      translations,
     ),
     translatorConfig,
+    translations,
     clusterStore,
     remoteTranslations: new RemoteTranslations(
       translatorConfig,
       logger.child({ component: "translator" }),
+      translations,
     ),
     federated,
     clusterDomain: options.clusterDomain,

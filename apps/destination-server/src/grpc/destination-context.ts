@@ -3,7 +3,11 @@ import type { Cluster } from "@destination/k8s-discovery";
 import type { ClusterStore, FederatedServices } from "@destination/multicluster";
 import type { WorkloadWatcher } from "@destination/pod-watcher";
 import type { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
-import type { EndpointTranslation, EndpointTranslatorConfig } from "@destination/translators";
+import type {
+  EndpointTranslation,
+  EndpointTranslatorConfig,
+  TranslationCounter,
+} from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
@@ -23,6 +27,8 @@ export interface DestinationContext {
   /** Shared by every Get stream, so that streams in one zone share translated messages. */
   readonly endpointTranslation: EndpointTranslation;
   readonly translatorConfig: EndpointTranslatorConfig;
+  /** Counts what the translators do (`destination_translations_total`). */
+  readonly translations: TranslationCounter;
   /** Linked remote clusters (README "Cluster store"). */
   readonly clusterStore: ClusterStore;
   readonly remoteTranslations: RemoteTranslations;

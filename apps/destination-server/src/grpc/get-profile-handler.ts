@@ -116,6 +116,7 @@ function serviceProfile(
     tokenNamespace: token.ns,
     sink: session.sink,
     logger: new LazyChildLogger(ctx.logger, { rpc: "GetProfile", path }),
+    counter: ctx.translations,
   });
   try {
     ctx.opaquePorts.subscribe(service, stream.opaquePortsListener);
@@ -140,7 +141,12 @@ async function endpointProfile(
   target: WorkloadTarget,
   logger: ServerLogger,
 ): Promise<void> {
-  const translator = new EndpointProfileTranslator(ctx.translatorConfig, session.sink, logger);
+  const translator = new EndpointProfileTranslator(
+    ctx.translatorConfig,
+    session.sink,
+    logger,
+    ctx.translations,
+  );
   const ip = await ctx.workloads.subscribe(target, translator);
   // The client may have left while the owner lookup was under way: onEnd then runs at once.
   session.onEnd(() => ctx.workloads.unsubscribe(ip, target.port, translator));

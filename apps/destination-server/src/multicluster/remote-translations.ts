@@ -1,5 +1,9 @@
 import type { RemoteCluster } from "@destination/multicluster";
-import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
+import {
+  EndpointTranslation,
+  type EndpointTranslatorConfig,
+  type TranslationCounter,
+} from "@destination/translators";
 import type { ServerLogger } from "../logging/server-logger.js";
 
 /**
@@ -13,6 +17,7 @@ export class RemoteTranslations {
   constructor(
     private readonly config: EndpointTranslatorConfig,
     private readonly logger: ServerLogger,
+    private readonly counter: TranslationCounter,
   ) {}
 
   forCluster(remote: RemoteCluster): EndpointTranslation {
@@ -21,6 +26,7 @@ export class RemoteTranslations {
       translation = new EndpointTranslation(
         { ...this.config, identityTrustDomain: remote.trustDomain },
         this.logger,
+        this.counter,
       );
       this.#byCluster.set(remote, translation);
     }

@@ -1,0 +1,165 @@
+// What a cluster change costs, as `destination_translations_total` shows it: a change nothing
+// watches costs no translation and sends nothing; a pod's change is translated for the streams
+// whose addresses name that pod, once per filter group and zone, and reaches only them.
+import { MemoryCluster } from "@destination/k8s-discovery";
+import { describe, expect, it } from "vitest";
+import {
+  get,
+  getProfile,
+  node,
+  pod,
+  server as policyServer,
+  service,
+  serviceProfile,
+  slice,
+} from "../src/testing/index.js";
+import { serverPerTest } from "./support/server-per-test.js";
+import type { TestServer } from "./support/test-server.js";
+
+const NS = "emojivoto";
+const fqn = (name: string) => `${name}.${NS}.svc.cluster.local`;
+
+/** A Service on port 80 with one meshed pod behind it, on 8080, in one slice. */
+function addService(cluster: MemoryCluster, name: string, ip: string, clusterIP: string): void {
+  cluster.apply(service(NS, name, [{ name: "http", port: 80, targetPort: 8080 }], { clusterIP }));
+  cluster.apply(podOf(name, ip));
+  cluster.apply(
+    slice(NS, `${name}-1`, name, [{ name: "http", port: 8080 }], [{ ip, pod: `${name}-0` }]),
+  );
+}
+
+function podOf(name: string, ip: string, labels: Record<string, string> = {}) {
+  return pod({
+    namespace: NS,
+    name: `${name}-0`,
+    ip,
+    ports: [["http", 8080]],
+    labels: { app: name, ...labels },
+  });
+}
+
+function threeServices(): MemoryCluster {
+  const cluster = new MemoryCluster();
+  cluster.apply(node("node-a"));
+  addService(cluster, "web", "10.244.1.10", "10.96.0.10");
+  addService(cluster, "emoji", "10.244.1.20", "10.96.0.20");
+  addService(cluster, "vote", "10.244.1.30", "10.96.0.30");
+  return cluster;
+}
+
+type Counts = Record<"add" | "remove" | "profile" | "endpoint_profile", number>;
+
+async function translations(server: TestServer): Promise<Counts> {
+  const read = async (kind: keyof Counts) =>
+    (await server.metric("destination_translations_total", { kind })) ?? Number.NaN;
+  return {
+    add: await read("add"),
+    remove: await read("remove"),
+    profile: await read("profile"),
+    endpoint_profile: await read("endpoint_profile"),
+  };
+}
+
+const startServer = serverPerTest();
+
+describe("translations per cluster change", () => {
+  it("exposes every kind of translation from the start, at zero", async () => {
+    const server = await startServer({ cluster: threeServices() });
+    expect(await translations(server)).toEqual({
+      add: 0,
+      remove: 0,
+      profile: 0,
+      endpoint_profile: 0,
+    });
+  });
+
+  it("translates and sends nothing for changes to objects no stream depends on", async () => {
+    const cluster = threeServices();
+    const server = await startServer({ cluster });
+    const web = get(server.client, `${fqn("web")}:80`);
+    const webProfile = getProfile(server.client, `${fqn("web")}:80`);
+    const emoji = get(server.client, `${fqn("emoji")}:80`);
+    await web.next();
+    await webProfile.next();
+    await emoji.next();
+    const before = await translations(server);
+    expect(before).toEqual({ add: 2, remove: 0, profile: 1, endpoint_profile: 0 });
+
+    // Nobody asked for vote: its pod, slice, profile and Servers are nobody's concern.
+    cluster.apply(podOf("vote", "10.244.1.30", { version: "v2" }));
+    cluster.apply(podOf("vote", "10.244.1.30", { version: "v3" }));
+    cluster.apply(
+      pod({
+        namespace: NS,
+        name: "vote-1",
+        ip: "10.244.1.31",
+        ports: [["http", 8080]],
+        labels: { app: "vote" },
+      }),
+    );
+    cluster.apply(
+      slice(
+        NS,
+        "vote-1",
+        "vote",
+        [{ name: "http", port: 8080 }],
+        [
+          { ip: "10.244.1.30", pod: "vote-0" },
+          { ip: "10.244.1.31", pod: "vote-1" },
+        ],
+      ),
+    );
+    cluster.apply(
+      serviceProfile(NS, fqn("vote"), {
+        routes: [{ name: "GET /", condition: { method: "GET" } }],
+      }),
+    );
+    cluster.apply(policyServer(NS, "vote-opaque", { app: "vote" }, 8080));
+    cluster.delete("Server", NS, "vote-opaque");
+    cluster.apply(
+      service(NS, "vote", [{ name: "http", port: 80, targetPort: 9090 }], {
+        clusterIP: "10.96.0.30",
+      }),
+    );
+    cluster.apply(node("node-b"));
+
+    // Then a change web's streams do watch: once it has arrived, every change before it has
+    // been handled, and it alone has cost a translation.
+    cluster.apply(podOf("web", "10.244.1.10", { version: "v2" }));
+    await web.next();
+    expect(await translations(server)).toEqual({ ...before, add: before.add + 1 });
+    expect(web.unread).toBe(0);
+    expect(emoji.unread).toBe(0);
+    expect(webProfile.unread).toBe(0);
+    for (const stream of [web, webProfile, emoji]) stream.cancel();
+  });
+
+  it("re-translates a relabelled pod once for the streams that hold it, and only those", async () => {
+    const cluster = threeServices();
+    const server = await startServer({ cluster });
+    // Two streams of one filter group and zone share one translation.
+    const webs = [get(server.client, `${fqn("web")}:80`), get(server.client, `${fqn("web")}:80`)];
+    const emoji = get(server.client, `${fqn("emoji")}:80`);
+    const webProfile = getProfile(server.client, `${fqn("web")}:80`);
+    for (const stream of [...webs, emoji, webProfile]) await stream.next();
+    const before = await translations(server);
+    expect(before).toEqual({ add: 2, remove: 0, profile: 1, endpoint_profile: 0 });
+
+    cluster.apply(podOf("web", "10.244.1.10", { version: "v2" }));
+    const [first, second] = [await webs[0]?.next(), await webs[1]?.next()];
+    expect(second).toEqual(first);
+    expect(first).toMatchObject({ add: { addrs: [{ metricLabels: { pod: "web-0" } }] } });
+    expect(await translations(server)).toEqual({ ...before, add: before.add + 1 });
+
+    // emoji's next message is its own pod's change, not web's.
+    cluster.apply(podOf("emoji", "10.244.1.20", { version: "v2" }));
+    expect(await emoji.next()).toMatchObject({
+      add: { addrs: [{ metricLabels: { pod: "emoji-0" } }] },
+    });
+    expect(emoji.unread).toBe(0);
+    expect(await translations(server)).toEqual({ ...before, add: before.add + 2 });
+    for (const stream of webs) expect(stream.unread).toBe(0);
+    expect(webProfile.unread).toBe(0);
+    for (const stream of [...webs, emoji, webProfile]) stream.cancel();
+  });
+});
