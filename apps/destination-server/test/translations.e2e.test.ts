@@ -86,8 +86,8 @@ describe("translations per cluster change", () => {
     expect(before).toEqual({ add: 2, remove: 0, profile: 1, endpoint_profile: 0 });
 
     // Nobody asked for vote: its pod, slice, profile and Servers are nobody's concern.
-    cluster.apply(podOf("vote", "10.244.1.30", { version: "v2" }));
-    cluster.apply(podOf("vote", "10.244.1.30", { version: "v3" }));
+    cluster.apply(podOf("vote", "10.244.1.30", { "pod-template-hash": "v2" }));
+    cluster.apply(podOf("vote", "10.244.1.30", { "pod-template-hash": "v3" }));
     cluster.apply(
       pod({
         namespace: NS,
@@ -125,7 +125,7 @@ describe("translations per cluster change", () => {
 
     // Then a change web's streams do watch: once it has arrived, every change before it has
     // been handled, and it alone has cost a translation.
-    cluster.apply(podOf("web", "10.244.1.10", { version: "v2" }));
+    cluster.apply(podOf("web", "10.244.1.10", { "pod-template-hash": "v2" }));
     await web.next();
     expect(await translations(server)).toEqual({ ...before, add: before.add + 1 });
     expect(web.unread).toBe(0);
@@ -145,14 +145,19 @@ describe("translations per cluster change", () => {
     const before = await translations(server);
     expect(before).toEqual({ add: 2, remove: 0, profile: 1, endpoint_profile: 0 });
 
-    cluster.apply(podOf("web", "10.244.1.10", { version: "v2" }));
+    // A label no address reads costs nothing, even on a pod streams hold.
+    cluster.apply(podOf("web", "10.244.1.10", { build: "42" }));
+    // One the addresses carry (pod_template_hash) is translated once for both web streams.
+    cluster.apply(podOf("web", "10.244.1.10", { "pod-template-hash": "v2" }));
     const [first, second] = [await webs[0]?.next(), await webs[1]?.next()];
     expect(second).toEqual(first);
-    expect(first).toMatchObject({ add: { addrs: [{ metricLabels: { pod: "web-0" } }] } });
+    expect(first).toMatchObject({
+      add: { addrs: [{ metricLabels: { pod: "web-0", pod_template_hash: "v2" } }] },
+    });
     expect(await translations(server)).toEqual({ ...before, add: before.add + 1 });
 
     // emoji's next message is its own pod's change, not web's.
-    cluster.apply(podOf("emoji", "10.244.1.20", { version: "v2" }));
+    cluster.apply(podOf("emoji", "10.244.1.20", { "pod-template-hash": "v2" }));
     expect(await emoji.next()).toMatchObject({
       add: { addrs: [{ metricLabels: { pod: "emoji-0" } }] },
     });

@@ -19,6 +19,7 @@ import {
 } from "@destination/core";
 import { type Cluster, keyOf } from "@destination/k8s-discovery";
 import type { FilterKey } from "./filter-key.js";
+import { podChangedForAddresses } from "./pod-address-change.js";
 import type { PublisherContext } from "./port-publisher.js";
 import { type ServiceId, serviceIdKey } from "./service-id.js";
 import { ServicePublisher } from "./service-publisher.js";
@@ -116,7 +117,12 @@ export class EndpointsWatcher {
         add: (pod) => this.#handle("Pod add", pod, () => this.#referenceChanged("Pod", pod)),
         update: (old, pod) =>
           this.#handle("Pod update", pod, () => {
-            if (this.#isRead("Pod", pod) && podChangedForAddresses(old, pod)) {
+            if (
+              this.#isRead("Pod", pod) &&
+              podChangedForAddresses(old, pod, () =>
+                cluster.servers.list(pod.metadata.namespace ?? ""),
+              )
+            ) {
               this.#referenceChanged("Pod", pod);
             }
           }),
@@ -386,22 +392,6 @@ export class EndpointsWatcher {
     }
     return { namespace: slice.metadata.namespace ?? "", name };
   }
-}
-
-/**
- * Whether a cached pod changed in a way its addresses show: a new pod under the same name, or
- * new labels, annotations or owner. Status-only updates (the bulk of pod traffic) reach the
- * endpoints through their slice, as upstream has it.
- */
-function podChangedForAddresses(old: Pod, pod: Pod): boolean {
-  const a = old.metadata;
-  const b = pod.metadata;
-  return (
-    a.uid !== b.uid ||
-    !sameJson(a.labels, b.labels) ||
-    !sameJson(a.annotations, b.annotations) ||
-    !sameJson(a.ownerReferences, b.ownerReferences)
-  );
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

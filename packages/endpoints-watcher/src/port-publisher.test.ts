@@ -359,15 +359,16 @@ describe("port publisher: Service events", () => {
     expect(listener.take()).toEqual([]);
   });
 
-  it("a pod's new labels are announced at once, without waiting for its slice", () => {
+  it("a pod's new labels that its address reads are announced at once, without waiting for its slice", () => {
     const h = twoSlices();
     const listener = h.listen();
     listener.take();
-    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", labels: { app: "web", version: "2" } }));
+    const labels = { app: "web", "pod-template-hash": "2" };
+    h.cluster.apply(pod("web-1", { ip: "10.0.0.1", labels }));
     expect(listener.take()).toEqual([{ add: ["ns/web-1/IPv4 10.0.0.1:8080"] }]);
     expect(
       listener.lastSet()?.addresses.get("ns/web-1/IPv4")?.address.pod?.metadata.labels,
-    ).toEqual({ app: "web", version: "2" });
+    ).toEqual(labels);
     h.cluster.resync();
     expect(listener.take()).toEqual([]);
   });

@@ -215,16 +215,27 @@ export class PortPublisher {
     const concerned = (address: Address) =>
       (oldServer !== null && serverSelectsAddress(oldServer, address, logger)) ||
       (newServer !== null && serverSelectsAddress(newServer, address, logger));
+    // A Server selects workloads of its own namespace only: the others are passed over
+    // before anything is looked up, since every subscribed service hears of every Server.
+    const namespaces = [oldServer, newServer].flatMap((s) =>
+      s === null ? [] : [s.metadata.namespace ?? ""],
+    );
     const before = this.#current.addresses;
+    let flipped = false;
     this.#sources.replaceEntries((entry) => {
-      const address = entry.address;
-      if (!concerned(address)) return entry;
       const namespace =
-        address.pod?.metadata.namespace ?? address.externalWorkload?.metadata.namespace ?? "";
+        entry.address.pod?.metadata.namespace ?? entry.address.externalWorkload?.metadata.namespace;
+      if (namespace === undefined || !namespaces.includes(namespace)) return entry;
+      // Selectors read the pod's labels as cached now: an edit of labels no address read did
+      // not convert the slice again (pod-address-change.ts).
+      const address = withCachedPod(entry.address, this.#ctx.cluster);
+      if (!concerned(address)) return entry;
       const opaque = opacityFromServers(address, servers(namespace), logger);
       if (opaque === undefined || opaque === address.opaqueProtocol) return entry;
+      flipped = true;
       return frozenEntry(entry.id, { ...address, opaqueProtocol: opaque });
     });
+    if (!flipped) return;
     this.#recompute();
     for (const [key, entry] of this.#current.addresses) {
       if (before.get(key)?.address.opaqueProtocol !== entry.address.opaqueProtocol) {
@@ -351,4 +362,15 @@ export class PortPublisher {
 /** A slice's set labels: the service label is read as written (possibly absent, then ""). */
 function sliceLabels(slice: EndpointSlice): Record<string, string> {
   return addressSetLabels(slice, slice.metadata.labels?.[SERVICE_NAME_LABEL] ?? "");
+}
+
+/** The address with its pod as the cache holds it now, when that is the same pod (same uid). */
+function withCachedPod(address: Address, cluster: PublisherContext["cluster"]): Address {
+  const pod = address.pod;
+  if (pod === null) return address;
+  const cached = cluster.pods.get(pod.metadata.namespace ?? "", pod.metadata.name);
+  if (cached === undefined || cached === pod || cached.metadata.uid !== pod.metadata.uid) {
+    return address;
+  }
+  return { ...address, pod: cached };
 }
