@@ -11,7 +11,6 @@ import {
   nodeZoneOf,
   noopMetrics,
   type PartialObjectMetadata,
-  type Pod,
   Publishers,
   type Server,
   type Service,
