@@ -3,9 +3,12 @@
 /** Kept here (not imported from experiments.ts) so that parsing stays free of server code. */
 export const EXPERIMENT_NAMES = ["lean-delivery"] as const;
 
-export const SCENARIOS = ["fanout", "scale", "churn", "storm", "cluster"] as const;
+export const SCENARIOS = ["fanout", "scale", "churn", "storm", "cluster", "churn-mix"] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
-/** `cluster` needs a real API server (built on first use), so it runs only when asked for. */
+/**
+ * `cluster` and `churn-mix` need a real API server (built on first use), so they run only when
+ * asked for.
+ */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ["fanout", "scale", "churn", "storm"];
 
 export interface BenchArgs {
@@ -39,14 +42,15 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --json FILE         also write the results as JSON
   --runs N            repetitions per measurement (default 5, 2 with --quick)
   --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
-                      (default: all but cluster)
+                      (default: all but cluster and churn-mix)
   --churn-seconds N   churn duration (default 30, 5 with --quick)
   --cpu-prof DIR      run the server children with --cpu-prof into DIR
   --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
   --fanout-streams L  fan-out stream counts (default 1000,10000; 1000 with --quick)
   --storm-streams L   subscribe-storm stream counts (default 1000,10000; 1000 with --quick)
   --scale-pods L      scale pod counts (default 1000,10000,50000; 1000,10000 with --quick)
-  --cluster-pods N    pods of the cluster scenario (default 10000, 2000 with --quick)
+  --cluster-pods N    pods of the cluster and churn-mix scenarios (default 10000, 2000
+                      with --quick)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -199,6 +203,18 @@ export interface BenchPlan {
     readonly churnSeconds: number;
     readonly churnPerSecond: number;
   };
+  /** CPU per kind of change, ours and upstream's on one real API server. */
+  readonly churnMix: {
+    readonly services: number;
+    readonly podsPerService: number;
+    /** Services with streams (the first ones); each phase also changes the others. */
+    readonly watchedServices: number;
+    /** Get streams over the watched services (and one GetProfile stream each). */
+    readonly getStreams: number;
+    readonly servicesPerPhase: number;
+    readonly writesPerSecond: number;
+    readonly passes: number;
+  };
 }
 
 export function resolvePlan(args: BenchArgs): BenchPlan {
@@ -241,6 +257,15 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       churnSeconds: args.churnSeconds ?? (args.quick ? 5 : 30),
       // Each replacement is four writes; about what one API server takes beside two servers.
       churnPerSecond: 20,
+    },
+    churnMix: {
+      services: Math.ceil((args.clusterPods ?? (args.quick ? 2000 : 10_000)) / 10),
+      podsPerService: 10,
+      watchedServices: args.quick ? 20 : 200,
+      getStreams: args.quick ? 100 : 1000,
+      servicesPerPhase: args.quick ? 4 : 20,
+      writesPerSecond: 100,
+      passes: args.runs ?? (args.quick ? 1 : 3),
     },
   };
 }

@@ -22,10 +22,22 @@ const RawGetService = {
     requestSerialize: (req: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, req)),
     responseDeserialize: (bytes: Buffer) => bytes,
   },
+  getProfile: {
+    ...DestinationService.getProfile,
+    requestSerialize: (req: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, req)),
+    responseDeserialize: (bytes: Buffer) => bytes,
+  },
 } satisfies grpc.ServiceDefinition;
+
+/** The two streaming calls of the Destination service. */
+export type DestinationRpc = "get" | "getProfile";
 
 interface RawClient extends grpc.Client {
   get(
+    request: GetDestination,
+    options?: Partial<grpc.CallOptions>,
+  ): grpc.ClientReadableStream<Buffer>;
+  getProfile(
     request: GetDestination,
     options?: Partial<grpc.CallOptions>,
   ): grpc.ClientReadableStream<Buffer>;
@@ -96,10 +108,12 @@ export function getRequest(path: string, nodeName: string): GetDestination {
 export interface StreamSpec {
   readonly path: string;
   readonly nodeName: string;
+  /** Default `get`. */
+  readonly rpc?: DestinationRpc;
 }
 
 /**
- * Many Get streams with per-stream message counts. `waitFor(k)` resolves when every stream has
+ * Many Get (or GetProfile) streams with per-stream message counts. `waitFor(k)` resolves when every stream has
  * received at least k messages, with the monotonic time of the first and the last stream to
  * get there; `onMessage` sees every message (for decoding).
  */
@@ -122,7 +136,9 @@ export class StreamGroup {
   ) {
     this.counts = new Uint32Array(specs.length);
     specs.forEach((spec, i) => {
-      const stream = pool.client(i).get(getRequest(spec.path, spec.nodeName));
+      const client = pool.client(i);
+      const request = getRequest(spec.path, spec.nodeName);
+      const stream = spec.rpc === "getProfile" ? client.getProfile(request) : client.get(request);
       stream.on("data", (bytes: Buffer) => {
         const at = nowMs();
         const count = (this.counts[i] ?? 0) + 1;
@@ -146,6 +162,13 @@ export class StreamGroup {
 
   get size(): number {
     return this.streams.length;
+  }
+
+  /** Messages received by all streams so far. */
+  get received(): number {
+    let total = 0;
+    for (const c of this.counts) total += c;
+    return total;
   }
 
   /** Waits until every stream has `k` messages; rejects after `timeoutMs` with the shortfall. */

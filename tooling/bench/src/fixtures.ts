@@ -8,7 +8,9 @@ import type {
   Node,
   PartialObjectMetadata,
   Pod,
+  Server,
   Service,
+  ServiceProfile,
 } from "@destination/core";
 import * as build from "@destination/core/testing";
 import type { EndpointTranslatorConfig } from "@destination/translators";
@@ -51,28 +53,41 @@ export function node(index: number): Node {
   return build.node(`node-${index}`, { zone: ZONES[index % ZONES.length] as string });
 }
 
-export function replicaSet(serviceIndex: number): PartialObjectMetadata {
+/** The pod-template hash of the dataset's first ReplicaSets. */
+export const FIRST_HASH = "5d8f7c9b6";
+
+export function replicaSet(serviceIndex: number, hash = FIRST_HASH): PartialObjectMetadata {
   const name = serviceName(serviceIndex);
-  return build.replicaSet(`${name}-5d8f7c9b6`, name, { namespace: namespaceOf(serviceIndex) });
+  return build.replicaSet(`${name}-${hash}`, name, { namespace: namespaceOf(serviceIndex) });
 }
 
-export function service(serviceIndex: number): Service {
+/** A Service on `SERVICE_PORT`, to the pods' `http` port unless `targetPort` says otherwise. */
+export function service(serviceIndex: number, targetPort: number | string = "http"): Service {
   return build.service(serviceName(serviceIndex), {
     namespace: namespaceOf(serviceIndex),
     clusterIP: `172.20.${(serviceIndex >>> 8) & 255}.${serviceIndex & 255}`,
-    ports: [{ name: "http", port: SERVICE_PORT, targetPort: "http" }],
+    ports: [{ name: "http", port: SERVICE_PORT, targetPort }],
     selector: { app: serviceName(serviceIndex) },
   });
 }
 
-/** A meshed pod of a service; `name` and `ip` identify it. */
-export function pod(serviceIndex: number, name: string, ip: string, nodeIndex: number): Pod {
+/**
+ * A meshed pod of a service; `name` and `ip` identify it, `hash` names its ReplicaSet
+ * (`FIRST_HASH` by default).
+ */
+export function pod(
+  serviceIndex: number,
+  name: string,
+  ip: string,
+  nodeIndex: number,
+  hash = FIRST_HASH,
+): Pod {
   const app = serviceName(serviceIndex);
   return build.pod(name, {
     namespace: namespaceOf(serviceIndex),
     meshed: true,
-    labels: { app, "pod-template-hash": "5d8f7c9b6" },
-    replicaSet: `${app}-5d8f7c9b6`,
+    labels: { app, "pod-template-hash": hash },
+    replicaSet: `${app}-${hash}`,
     nodeName: `node-${nodeIndex % NODES}`,
     serviceAccountName: app,
     ports: [{ name: "http", containerPort: SERVICE_PORT }],
@@ -87,22 +102,59 @@ export interface SliceEndpointRef {
   readonly node: number;
 }
 
-export function slice(serviceIndex: number, endpoints: readonly SliceEndpointRef[]): EndpointSlice {
+/** The name of a service's slice: its first, or another one when a slice is split. */
+export function sliceName(serviceIndex: number, suffix = "abcde"): string {
+  return `${serviceName(serviceIndex)}-${suffix}`;
+}
+
+export function slice(
+  serviceIndex: number,
+  endpoints: readonly SliceEndpointRef[],
+  options: { name?: string; notReady?: ReadonlySet<string> } = {},
+): EndpointSlice {
   const namespace = namespaceOf(serviceIndex);
   const name = serviceName(serviceIndex);
   return build.slice(
-    `${name}-abcde`,
+    options.name ?? sliceName(serviceIndex),
     name,
     endpoints.map((e) =>
       build.podEndpoint(e.pod, e.ip, {
         namespace,
-        serving: true,
+        ...(options.notReady?.has(e.pod) ? { ready: false, serving: false } : { serving: true }),
         terminating: false,
         nodeName: `node-${e.node % NODES}`,
         zone: ZONES[e.node % ZONES.length] as string,
       }),
     ),
     { namespace, ports: [{ name: "http", port: SERVICE_PORT, protocol: "TCP" }] },
+  );
+}
+
+/** A Server selecting a service's pods on the service port: opaque, or HTTP/1. */
+export function policyServer(serviceIndex: number, name: string, proxyProtocol: string): Server {
+  return build.server(name, {
+    namespace: namespaceOf(serviceIndex),
+    port: SERVICE_PORT,
+    proxyProtocol,
+    podSelector: { app: serviceName(serviceIndex) },
+  });
+}
+
+/** A service's ServiceProfile; `revision` changes its one route's timeout. */
+export function serviceProfile(serviceIndex: number, revision: number): ServiceProfile {
+  const host = authority(serviceIndex).replace(/:\d+$/, "");
+  return build.serviceProfile(
+    host,
+    {
+      routes: [
+        {
+          name: "GET /api",
+          condition: { method: "GET", pathRegex: "/api" },
+          timeout: `${100 + revision}ms`,
+        },
+      ],
+    },
+    { namespace: namespaceOf(serviceIndex) },
   );
 }
 
@@ -136,7 +188,11 @@ export function dataset(services: number, podsPerService: number): Dataset {
     byKind.ReplicaSet.push(replicaSet(s));
     const refs: SliceEndpointRef[] = [];
     for (let p = 0; p < podsPerService; p++) {
-      const ref = { pod: `${serviceName(s)}-5d8f7c9b6-${p}`, ip: podIp(ipIndex), node: ipIndex };
+      const ref = {
+        pod: `${serviceName(s)}-${FIRST_HASH}-${p}`,
+        ip: podIp(ipIndex),
+        node: ipIndex,
+      };
       ipIndex++;
       byKind.Pod.push(pod(s, ref.pod, ref.ip, ref.node));
       refs.push(ref);

@@ -18,6 +18,12 @@ const PLURALS: Record<string, { base: string; plural: string; namespaced: boolea
   Pod: { base: "/api/v1", plural: "pods", namespaced: true },
   ReplicaSet: { base: "/apis/apps/v1", plural: "replicasets", namespaced: true },
   EndpointSlice: { base: "/apis/discovery.k8s.io/v1", plural: "endpointslices", namespaced: true },
+  Server: { base: "/apis/policy.linkerd.io/v1beta3", plural: "servers", namespaced: true },
+  ServiceProfile: {
+    base: "/apis/linkerd.io/v1alpha2",
+    plural: "serviceprofiles",
+    namespaced: true,
+  },
 };
 
 function objectPath(kind: string, namespace: string | undefined, name: string): string {
@@ -116,18 +122,48 @@ export class KubeWriter {
     }
   }
 
+  /**
+   * A JSON merge patch of the object (or of its status): the one write a controller or the
+   * kubelet makes to change a few fields, which a server-side apply of a partial object
+   * cannot be (it would drop the manager's other fields).
+   */
+  async mergePatch(
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    patch: unknown,
+    options: { status?: boolean } = {},
+  ): Promise<void> {
+    const path = `${objectPath(kind, namespace, name)}${options.status ? "/status" : ""}`;
+    const res = await this.#request(
+      "PATCH",
+      `${path}?fieldManager=${FIELD_MANAGER}`,
+      JSON.stringify(patch),
+      "application/merge-patch+json",
+    );
+    if (res.status !== 200) {
+      throw new Error(`bench: patch ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  }
+
   async #ssa(path: string, body: unknown): Promise<void> {
     const res = await this.#request(
       "PATCH",
       `${path}?fieldManager=${FIELD_MANAGER}&force=true`,
       JSON.stringify(body),
+      "application/apply-patch+yaml",
     );
     if (res.status !== 200 && res.status !== 201) {
       throw new Error(`bench: apply ${path}: ${res.status} ${res.text.slice(0, 300)}`);
     }
   }
 
-  #request(method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+  #request(
+    method: string,
+    path: string,
+    body?: string,
+    contentType?: string,
+  ): Promise<{ status: number; text: string }> {
     this.writes++;
     return new Promise((resolve, reject) => {
       const req = https.request(
@@ -140,7 +176,7 @@ export class KubeWriter {
             ...(body === undefined
               ? {}
               : {
-                  "content-type": "application/apply-patch+yaml",
+                  "content-type": contentType ?? "application/json",
                   "content-length": String(Buffer.byteLength(body)),
                 }),
           },

@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { ArgsError, parseArgs, resolvePlan, type ScenarioName, USAGE } from "./args.js";
 import { benchDocument, formatTable, type ScenarioResult } from "./report.js";
 import { churn } from "./scenarios/churn.js";
+import { churnMix } from "./scenarios/churn-mix.js";
 import { cluster } from "./scenarios/cluster.js";
 import type { ScenarioContext } from "./scenarios/common.js";
 import { fanout } from "./scenarios/fanout.js";
@@ -23,6 +24,7 @@ const RUNNERS: Record<
   churn,
   storm: subscribeStorm,
   cluster,
+  "churn-mix": churnMix,
 };
 
 async function main(): Promise<number> {

@@ -53,6 +53,11 @@ export interface StartServerOptions {
   readonly logFile: string;
   readonly upstreamBin?: string;
   readonly timeoutMs?: number;
+  /**
+   * Ours only: write a V8 CPU profile of the whole run into this folder (`node --cpu-prof`);
+   * `stop()` then ends the server with SIGTERM, so that the profile is written.
+   */
+  readonly cpuProfDir?: string;
 }
 
 /** Starts a server and resolves once its admin port answers `/ready` with 200. */
@@ -71,7 +76,13 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   ];
   let child: ChildProcess;
   if (options.kind === "ours") {
-    child = spawn(process.execPath, [OUR_BIN, ...flags], { stdio: ["ignore", "pipe", "pipe"] });
+    const nodeArgs =
+      options.cpuProfDir === undefined
+        ? []
+        : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`];
+    child = spawn(process.execPath, [...nodeArgs, OUR_BIN, ...flags], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } else {
     if (options.upstreamBin === undefined) throw new Error("bench: no upstream binary");
     child = spawn(options.upstreamBin, ["destination", ...flags], {
@@ -94,6 +105,10 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     }),
   );
   const stop = async () => {
+    if (exited === undefined && options.cpuProfDir !== undefined && options.kind === "ours") {
+      child.kill("SIGTERM");
+      await Promise.race([exit, sleep(30_000)]);
+    }
     if (exited === undefined) {
       child.kill("SIGKILL");
       await exit;

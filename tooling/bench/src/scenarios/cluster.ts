@@ -15,14 +15,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeObject } from "@destination/core";
-import { startKubeEnv } from "@destination/k8s-env";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup } from "../clients.js";
 import {
   authority,
   dataset,
-  NAMESPACES,
   namespaceOf,
   pod,
   podIp,
@@ -40,6 +37,7 @@ import {
   startServerProcess,
 } from "../server-process.js";
 import { nowMs, summarize } from "../stats.js";
+import { populate, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 
 /** What one pass of one server measured. */
@@ -66,7 +64,6 @@ interface Pass {
   load: number;
 }
 
-const WRITE_CONCURRENCY = 32;
 /** How long a server is left alone before its RSS is read. */
 const SETTLE_MS = 3000;
 
@@ -77,11 +74,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
   if (upstreamBin === undefined) ctx.log("cluster: DESTINATION_UPSTREAM_BIN is not set; ours only");
   const logDir = mkdtempSync(join(tmpdir(), "bench-cluster-"));
   ctx.log("cluster: starting kube-apiserver and etcd");
-  const env = await startKubeEnv({
-    watchCache: true,
-    // Room for the Services' cluster IPs.
-    apiServerArgs: ["--service-cluster-ip-range=10.96.0.0/12"],
-  });
+  const env = await startBenchApiServer();
   const writer = new KubeWriter(env);
   try {
     const data = dataset(p.services, p.podsPerService);
@@ -104,7 +97,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
         });
         passes.get(kind)?.push(measured);
         ctx.log(
-          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms (first ${measured.coldFirstMs.toFixed(0)}, first thread ${measured.coldMainThreadCpuMs.toFixed(0)} + waiting ${measured.coldMainThreadWaitMs?.toFixed(0) ?? "?"}, client ${measured.coldClientCpuMs.toFixed(0)}, machine ${measured.coldMachineBusyPercent.toFixed(0)}% busy), churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
+          `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms (first ${measured.coldFirstMs.toFixed(0)}, first thread ${measured.coldMainThreadCpuMs.toFixed(0)} + waiting ${measured.coldMainThreadWaitMs?.toFixed(0) ?? "?"}, client ${measured.coldClientCpuMs.toFixed(0)}, machine ${measured.coldMachineBusyPercent.toFixed(0)}% busy), churn cpu ${measured.churnCpuMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
         );
       }
     }
@@ -113,25 +106,6 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
     writer.close();
     await env.stop();
     rmSync(logDir, { recursive: true, force: true });
-  }
-}
-
-async function populate(writer: KubeWriter, data: ReturnType<typeof dataset>): Promise<void> {
-  const namespaces: KubeObject[] = [
-    "linkerd",
-    ...Array.from({ length: NAMESPACES }, (_, i) => namespaceOf(i)),
-  ].map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }));
-  const { byKind } = data;
-  // Pods before the slices that name them, as a cluster's controllers write them.
-  for (const batch of [
-    namespaces,
-    byKind.Node,
-    byKind.ReplicaSet,
-    byKind.Service,
-    byKind.Pod,
-    byKind.EndpointSlice,
-  ] as KubeObject[][]) {
-    await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
   }
 }
 
@@ -355,7 +329,19 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
             ),
           }
         : {}),
-      extra: { rss_before_churn_mb: median(pick((x) => x.rssBeforeChurnMb)) },
+      extra: {
+        rss_before_churn_mb: median(pick((x) => x.rssBeforeChurnMb)),
+        // The CPU the churn cost, against upstream's on the same writes.
+        ...(ours
+          ? {
+              cpu_ratio_to_upstream:
+                ratio(
+                  median(pick((x) => x.churnCpuMs)),
+                  upstream.map((x) => x.churnCpuMs),
+                ) ?? 0,
+            }
+          : {}),
+      },
     });
   }
   return out;

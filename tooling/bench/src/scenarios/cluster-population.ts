@@ -1,0 +1,43 @@
+/**
+ * The real API server of the side-by-side scenarios (`cluster`, `churn-mix`), and the dataset
+ * written into it the way a cluster's controllers write it.
+ */
+import type { KubeObject } from "@destination/core";
+import { type KubeEnv, startKubeEnv } from "@destination/k8s-env";
+import { type Dataset, NAMESPACES, namespaceOf } from "../fixtures.js";
+import { inParallel, type KubeWriter } from "../kube-writer.js";
+
+/** Writes in flight while populating: enough to keep the API server busy, not swamped. */
+export const WRITE_CONCURRENCY = 32;
+
+/** A kube-apiserver with its watch cache on, as in a cluster, and room for the Services' IPs. */
+export function startBenchApiServer(): Promise<KubeEnv> {
+  return startKubeEnv({
+    watchCache: true,
+    apiServerArgs: ["--service-cluster-ip-range=10.96.0.0/12"],
+  });
+}
+
+/** Namespaces, Nodes, ReplicaSets, Services, then Pods before the slices that name them. */
+export async function populate(
+  writer: KubeWriter,
+  data: Dataset,
+  after: readonly KubeObject[] = [],
+): Promise<void> {
+  const namespaces: KubeObject[] = [
+    "linkerd",
+    ...Array.from({ length: NAMESPACES }, (_, i) => namespaceOf(i)),
+  ].map((name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }));
+  const { byKind } = data;
+  for (const batch of [
+    namespaces,
+    byKind.Node,
+    byKind.ReplicaSet,
+    byKind.Service,
+    byKind.Pod,
+    byKind.EndpointSlice,
+    after,
+  ] as (readonly KubeObject[])[]) {
+    await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
+  }
+}
