@@ -3,11 +3,19 @@
 /** Kept here (not imported from experiments.ts) so that parsing stays free of server code. */
 export const EXPERIMENT_NAMES = ["lean-delivery"] as const;
 
-export const SCENARIOS = ["fanout", "scale", "churn", "storm", "cluster", "churn-mix"] as const;
+export const SCENARIOS = [
+  "fanout",
+  "scale",
+  "churn",
+  "storm",
+  "cluster",
+  "churn-mix",
+  "scale-curve",
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 /**
- * `cluster` and `churn-mix` need a real API server (built on first use), so they run only when
- * asked for.
+ * `cluster`, `churn-mix` and `scale-curve` need a real API server (built on first use), so they
+ * run only when asked for.
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ["fanout", "scale", "churn", "storm"];
 
@@ -26,6 +34,7 @@ export interface BenchArgs {
   readonly stormStreams: readonly number[] | undefined;
   readonly scalePods: readonly number[] | undefined;
   readonly clusterPods: number | undefined;
+  readonly scaleCurvePods: readonly number[] | undefined;
   /** Runtime patches of the server child that model a proposed change (experiments.ts). */
   readonly experiments: readonly string[];
   readonly help: boolean;
@@ -42,7 +51,7 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --json FILE         also write the results as JSON
   --runs N            repetitions per measurement (default 5, 2 with --quick)
   --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
-                      (default: all but cluster and churn-mix)
+                      (default: all but cluster, churn-mix and scale-curve)
   --churn-seconds N   churn duration (default 30, 5 with --quick)
   --cpu-prof DIR      run the server children with --cpu-prof into DIR
   --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
@@ -51,6 +60,7 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --scale-pods L      scale pod counts (default 1000,10000,50000; 1000,10000 with --quick)
   --cluster-pods N    pods of the cluster and churn-mix scenarios (default 10000, 2000
                       with --quick)
+  --scale-curve-pods L  scale-curve sizes (default 1000,10000,50000; 1000,2000 with --quick)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -88,6 +98,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     stormStreams: undefined as number[] | undefined,
     scalePods: undefined as number[] | undefined,
     clusterPods: undefined as number | undefined,
+    scaleCurvePods: undefined as number[] | undefined,
     experiments: [] as string[],
     help: false,
   };
@@ -133,6 +144,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         break;
       case "--cluster-pods":
         args.clusterPods = positiveInt(flag, next());
+        break;
+      case "--scale-curve-pods":
+        args.scaleCurvePods = intList(flag, next());
         break;
       case "--experiment":
         for (const name of value(flag, next()).split(",")) {
@@ -215,6 +229,12 @@ export interface BenchPlan {
     readonly writesPerSecond: number;
     readonly passes: number;
   };
+  /** Start, memory and first Gets from size to size, ours and upstream's on one API server. */
+  readonly scaleCurve: {
+    readonly pods: readonly number[];
+    readonly podsPerService: number;
+    readonly passes: number;
+  };
 }
 
 export function resolvePlan(args: BenchArgs): BenchPlan {
@@ -265,6 +285,11 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       getStreams: args.quick ? 100 : 1000,
       servicesPerPhase: args.quick ? 4 : 20,
       writesPerSecond: 100,
+      passes: args.runs ?? (args.quick ? 1 : 3),
+    },
+    scaleCurve: {
+      pods: args.scaleCurvePods ?? (args.quick ? [1000, 2000] : [1000, 10_000, 50_000]),
+      podsPerService: 10,
       passes: args.runs ?? (args.quick ? 1 : 3),
     },
   };

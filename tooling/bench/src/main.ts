@@ -13,6 +13,7 @@ import { cluster } from "./scenarios/cluster.js";
 import type { ScenarioContext } from "./scenarios/common.js";
 import { fanout } from "./scenarios/fanout.js";
 import { scale } from "./scenarios/scale.js";
+import { scaleCurve } from "./scenarios/scale-curve.js";
 import { subscribeStorm } from "./scenarios/storm.js";
 
 const RUNNERS: Record<
@@ -25,6 +26,7 @@ const RUNNERS: Record<
   storm: subscribeStorm,
   cluster,
   "churn-mix": churnMix,
+  "scale-curve": scaleCurve,
 };
 
 async function main(): Promise<number> {

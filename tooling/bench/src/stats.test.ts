@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentile, round, sumMetric, summarize } from "./stats.js";
+import { percentile, round, slope, sumMetric, summarize } from "./stats.js";
 
 describe("percentile", () => {
   it("interpolates between closest ranks", () => {
@@ -77,5 +77,36 @@ describe("sumMetric", () => {
 
   it("is 0 for an absent metric", () => {
     expect(sumMetric(text, "profile_updates_queue_overflow")).toBe(0);
+  });
+});
+
+describe("slope", () => {
+  it("is the least-squares slope of y over x", () => {
+    expect(
+      slope([
+        [1, 12],
+        [10, 30],
+        [50, 110],
+      ]),
+    ).toBeCloseTo(2, 10);
+    // Noisy points: the fit, not the endpoints' difference.
+    expect(
+      slope([
+        [0, 1],
+        [1, 2],
+        [2, 2],
+        [3, 4],
+      ]),
+    ).toBeCloseTo(0.9, 10);
+  });
+
+  it("is NaN with fewer than two sizes or one repeated size", () => {
+    expect(slope([[1, 5]])).toBeNaN();
+    expect(
+      slope([
+        [2, 1],
+        [2, 3],
+      ]),
+    ).toBeNaN();
   });
 });

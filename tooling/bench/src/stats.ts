@@ -75,3 +75,18 @@ export function sumMetric(text: string, name: string): number {
 export function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
+
+/** Least-squares slope of y over x. */
+export function slope(points: readonly (readonly [number, number])[]): number {
+  const n = points.length;
+  if (n < 2) return Number.NaN;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}

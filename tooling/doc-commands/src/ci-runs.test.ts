@@ -30,6 +30,10 @@ describe("undocumentedRuns", () => {
       undocumentedRuns(CI_RUNS, documented(readme)).map((r) => [r.run.name, r.missing]),
     ).toEqual([
       ["pnpm soak --cycles=3 --subscriptions=2000", ["pnpm soak --cycles=3 --subscriptions=2000"]],
+      [
+        "pnpm bench --quick --only churn-mix,scale-curve",
+        ["pnpm bench --quick --only churn-mix,scale-curve"],
+      ],
     ]);
   });
 });
