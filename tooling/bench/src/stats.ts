@@ -90,3 +90,8 @@ export function slope(points: readonly (readonly [number, number])[]): number {
   }
   return den === 0 ? Number.NaN : num / den;
 }
+
+/** The median of `values` (see `summarize`). */
+export function median(values: readonly number[]): number {
+  return summarize(values).median;
+}

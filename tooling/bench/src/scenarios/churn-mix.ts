@@ -18,7 +18,7 @@ import { PacedWriter } from "../paced-writes.js";
 import { type PhaseWindow, summarizeCpuProfile } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import { mainThreadCpuMs, type ServerKind, startServerProcess } from "../server-process.js";
-import { summarize } from "../stats.js";
+import { median, summarize } from "../stats.js";
 import { ChurnModel, churnPhases } from "./churn-mix-phases.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
@@ -184,8 +184,6 @@ function reportProfile(ctx: ScenarioContext, dir: string, windows: readonly Phas
     );
   }
 }
-
-const median = (values: readonly number[]) => summarize(values).median;
 
 function results(
   plan: BenchPlan,

@@ -36,7 +36,7 @@ import {
   type ServerKind,
   startServerProcess,
 } from "../server-process.js";
-import { nowMs, summarize } from "../stats.js";
+import { median, nowMs, summarize } from "../stats.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 
@@ -232,8 +232,6 @@ async function onePass(
     await server.stop();
   }
 }
-
-const median = (values: readonly number[]) => summarize(values).median;
 
 function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResult[] {
   const p = plan.cluster;

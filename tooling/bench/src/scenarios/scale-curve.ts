@@ -20,7 +20,7 @@ import { authority, type Dataset, dataset, NAMESPACES, namespaceOf } from "../fi
 import { inParallel, KubeWriter } from "../kube-writer.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import { type ServerKind, startServerProcess } from "../server-process.js";
-import { nowMs, slope, summarize } from "../stats.js";
+import { median, nowMs, slope, summarize } from "../stats.js";
 import { startBenchApiServer, WRITE_CONCURRENCY } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 
@@ -163,8 +163,6 @@ async function onePass(
     await server.stop();
   }
 }
-
-const median = (values: readonly number[]) => summarize(values).median;
 
 type Measure = "readyMs" | "readyCpuMs" | "idleRssMb" | "coldMs" | "subscribedRssMb";
 const MEASURES: readonly Measure[] = [
