@@ -9,6 +9,7 @@ import { createWriteStream, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { sleep } from "./scenarios/common.js";
+import { monotonicUs } from "./scenarios/profile-report.js";
 
 export type ServerKind = "ours" | "upstream";
 
@@ -41,6 +42,9 @@ export interface ServerProcess {
   readonly readyCpuMs: number;
   /** The part of `readyCpuMs` used by the process's first thread. */
   readonly readyMainThreadCpuMs: number;
+  /** Spawn and the first 200 from `/ready` on the clock of V8's CPU profiles, µs. */
+  readonly spawnedAtUs: number;
+  readonly readyAtUs: number;
   cpuMs(): number;
   rssMb(): number;
   stop(): Promise<void>;
@@ -75,6 +79,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     "-log-level=warn",
   ];
   let child: ChildProcess;
+  const spawnedAtUs = monotonicUs();
   if (options.kind === "ours") {
     const nodeArgs =
       options.cpuProfDir === undefined
@@ -119,6 +124,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   let readyMs = 0;
   let readyCpuMs = 0;
   let readyMainThreadCpuMs = 0;
+  let readyAtUs = 0;
   for (;;) {
     if (exited !== undefined) {
       await stop();
@@ -127,6 +133,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     }
     if (await isReady(adminPort)) {
       readyMs = performance.now() - t0;
+      readyAtUs = monotonicUs();
       readyCpuMs = procCpuMs(pid);
       readyMainThreadCpuMs = mainThreadCpuMs(pid);
       break;
@@ -145,6 +152,8 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     readyMs,
     readyCpuMs,
     readyMainThreadCpuMs,
+    spawnedAtUs,
+    readyAtUs,
     cpuMs: () => procCpuMs(pid),
     rssMb: () => procRssMb(pid),
     stop,

@@ -7,7 +7,7 @@
  * change (see churn-mix-phases.ts). A phase ends when its writes are done and no stream has
  * received anything for a while; its CPU is the process's from the first write to then.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchPlan } from "../args.js";
@@ -15,13 +15,14 @@ import { ClientPool, StreamGroup, type StreamSpec } from "../clients.js";
 import { authority, dataset } from "../fixtures.js";
 import { KubeWriter } from "../kube-writer.js";
 import { PacedWriter } from "../paced-writes.js";
-import { type PhaseWindow, summarizeCpuProfile } from "../profile-summary.js";
+import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import { mainThreadCpuMs, type ServerKind, startServerProcess } from "../server-process.js";
 import { median, summarize } from "../stats.js";
 import { ChurnModel, churnPhases } from "./churn-mix-phases.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
+import { monotonicUs, reportProfile } from "./profile-report.js";
 
 interface PhaseMeasure {
   readonly writes: number;
@@ -146,7 +147,7 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
           pool.close();
           await server.stop();
         }
-        if (profDir !== undefined) reportProfile(ctx, profDir, windows);
+        if (profDir !== undefined) reportProfile(ctx, "churn-mix", profDir, windows, true);
       }
     }
     return results(
@@ -159,29 +160,6 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
     writer.close();
     await env.stop();
     rmSync(logDir, { recursive: true, force: true });
-  }
-}
-
-/** The clock V8's CPU profiles are stamped with (CLOCK_MONOTONIC), in µs. */
-function monotonicUs(): number {
-  return Number(process.hrtime.bigint() / 1000n);
-}
-
-function reportProfile(ctx: ScenarioContext, dir: string, windows: readonly PhaseWindow[]): void {
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  if (file === undefined) {
-    ctx.log(`churn-mix: no CPU profile in ${dir}`);
-    return;
-  }
-  const summary = summarizeCpuProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), windows);
-  const out = join(dir, "summary.json");
-  writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
-  ctx.log(`churn-mix: CPU profile ${join(dir, file)}, summary ${out}`);
-  const total = summary.find((s) => s.window === "all phases");
-  for (const row of total?.byCategory.slice(0, 12) ?? []) {
-    ctx.log(
-      `  ${row.ms.toFixed(0).padStart(6)} ms ${row.percent.toFixed(1).padStart(5)} %  ${row.name}`,
-    );
   }
 }
 

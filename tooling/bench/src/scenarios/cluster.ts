@@ -12,7 +12,7 @@
  *   created and Running, slice updated, old pod deleted), then the streams are closed and RSS is
  *   read once the process is idle again.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchPlan } from "../args.js";
@@ -29,6 +29,7 @@ import {
 } from "../fixtures.js";
 import { inParallel, KubeWriter } from "../kube-writer.js";
 import { machineBusyPercentSince, machineCpu } from "../machine-cpu.js";
+import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import {
   mainThreadCpuMs,
@@ -39,6 +40,7 @@ import {
 import { median, nowMs, summarize } from "../stats.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
+import { monotonicUs, reportProfile } from "./profile-report.js";
 
 /** What one pass of one server measured. */
 interface Pass {
@@ -89,13 +91,21 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
       // Alternate which server goes first, so drift in the machine's load weighs on both.
       const order = pass % 2 === 0 ? kinds : [...kinds].reverse();
       for (const kind of order) {
+        const profDir =
+          ctx.cpuProfDir !== undefined && kind === "ours"
+            ? join(ctx.cpuProfDir, `cluster-ours-${pass}`)
+            : undefined;
+        if (profDir !== undefined) mkdirSync(profDir, { recursive: true });
+        const windows: PhaseWindow[] = [];
         const measured = await onePass(plan, ctx, kind, {
+          ...(profDir === undefined ? {} : { cpuProfDir: profDir, windows }),
           kubeconfig: env.kubeconfigPath,
           logFile: join(logDir, `${kind}-${pass}.log`),
           ...(upstreamBin === undefined ? {} : { upstreamBin }),
           churn,
         });
         passes.get(kind)?.push(measured);
+        if (profDir !== undefined) reportProfile(ctx, "cluster", profDir, windows);
         ctx.log(
           `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms (first ${measured.coldFirstMs.toFixed(0)}, first thread ${measured.coldMainThreadCpuMs.toFixed(0)} + waiting ${measured.coldMainThreadWaitMs?.toFixed(0) ?? "?"}, client ${measured.coldClientCpuMs.toFixed(0)}, machine ${measured.coldMachineBusyPercent.toFixed(0)}% busy), churn cpu ${measured.churnCpuMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
         );
@@ -161,7 +171,15 @@ async function onePass(
   plan: BenchPlan,
   ctx: ScenarioContext,
   kind: ServerKind,
-  options: { kubeconfig: string; logFile: string; upstreamBin?: string; churn: Churn },
+  options: {
+    kubeconfig: string;
+    logFile: string;
+    upstreamBin?: string;
+    churn: Churn;
+    /** Ours only: profile the process into this folder, its windows pushed to `windows`. */
+    cpuProfDir?: string;
+    windows?: PhaseWindow[];
+  },
 ): Promise<Pass> {
   const p = plan.cluster;
   const load = loadavg()[0] ?? 0;
@@ -170,7 +188,10 @@ async function onePass(
     kubeconfig: options.kubeconfig,
     logFile: options.logFile,
     ...(options.upstreamBin === undefined ? {} : { upstreamBin: options.upstreamBin }),
+    ...(options.cpuProfDir === undefined ? {} : { cpuProfDir: options.cpuProfDir }),
   });
+  const windows = options.windows ?? [];
+  windows.push({ name: "start → ready", startUs: server.spawnedAtUs, endUs: server.readyAtUs });
   try {
     await sleep(SETTLE_MS);
     const idleRssMb = server.rssMb();
@@ -187,9 +208,11 @@ async function onePass(
       const machine0 = machineCpu();
       const client0 = process.cpuUsage();
       const t0 = nowMs();
+      const coldStartUs = monotonicUs();
       const group = new StreamGroup(pool, specs);
       const { firstMs, lastMs } = await group.waitFor(1, 120_000);
       const coldMs = lastMs - t0;
+      windows.push({ name: "cold storm", startUs: coldStartUs, endUs: monotonicUs() });
       const coldCpuMs = server.cpuMs() - coldCpu0;
       const client = process.cpuUsage(client0);
       const wait1 = mainThreadRunQueueWaitMs(server.pid);
@@ -205,7 +228,9 @@ async function onePass(
       ctx.log(`cluster ${kind}: churning ${p.churnSeconds} s`);
       const cpu0 = server.cpuMs();
       const c0 = performance.now();
+      const churnStartUs = monotonicUs();
       await options.churn.run(p.churnSeconds, p.churnPerSecond);
+      windows.push({ name: "churn", startUs: churnStartUs, endUs: monotonicUs() });
       const churnMs = performance.now() - c0;
       const churnCpuMs = server.cpuMs() - cpu0;
       group.cancel();
