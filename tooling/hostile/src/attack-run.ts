@@ -11,6 +11,12 @@ import type { ServerUnderAttack } from "./server-under-attack.js";
 export const ATTACK_MS = 8_000;
 /** After the attack, how long the server has to give its memory back. */
 export const RECOVERY_MS = 10_000;
+/**
+ * After the canary stops, how long the server has to see its last calls go: the cancel travels
+ * from another process and may still be in flight when the canary reports. A call that leaked
+ * stays open past this.
+ */
+export const CALLS_SETTLE_MS = 5_000;
 
 export interface AttackOutcome {
   readonly attack: string;
@@ -24,7 +30,7 @@ export interface AttackOutcome {
   readonly rssMiB: { readonly baseline: number; readonly peak: number; readonly after: number };
   /** V8's used heap before and after (what of the RSS is JavaScript objects). */
   readonly heapMiB: { readonly baseline: number; readonly after: number };
-  /** Calls still open on the server once the attacker and the canary have left. */
+  /** Calls still open on the server once the attacker and the canary have left (and settled). */
   readonly openCallsAfter: number;
   readonly alive: boolean;
   readonly attackMs: number;
@@ -49,6 +55,17 @@ async function endBy(conn: AttackConnection, deadline: number): Promise<Connecti
   const end = await Promise.race([conn.ended, late]);
   clearTimeout(timer);
   return end;
+}
+
+/** Open calls once they reach 0, or as they stand after CALLS_SETTLE_MS. */
+async function settledOpenCalls(server: ServerUnderAttack): Promise<number> {
+  const deadline = Date.now() + CALLS_SETTLE_MS;
+  let open = await server.openCalls();
+  while (open > 0 && Date.now() < deadline && server.alive) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    open = await server.openCalls();
+  }
+  return open;
 }
 
 export async function runAttack(
@@ -121,6 +138,7 @@ export async function runAttack(
       await new Promise((resolve) => setTimeout(resolve, 250));
       after = server.rssMiB();
     }
+    const openCallsAfter = server.alive ? await settledOpenCalls(server) : Number.NaN;
     return {
       attack: attack.name,
       connections: attack.fixedConnections ? 5_000 : connections,
@@ -134,7 +152,7 @@ export async function runAttack(
         after: server.alive ? await server.heapUsedMiB() : Number.NaN,
       },
       alive: server.alive,
-      openCallsAfter: server.alive ? await server.openCalls() : Number.NaN,
+      openCallsAfter,
       attackMs,
     };
   } finally {
