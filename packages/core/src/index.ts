@@ -57,3 +57,4 @@ export type {
   Subscription,
 } from "./subscription/publishers.js";
 export { newSubscription, Publishers } from "./subscription/publishers.js";
+export { SubscriptionList } from "./subscription/subscription-list.js";

@@ -5,14 +5,13 @@ import {
   externalWorkloadPortOpaqueByServers,
   type Logger,
   newAddress,
-  newSubscription,
   type Owner,
   type Pod,
   type Publisher,
   podOpaquePorts,
   podPortOpaqueByServers,
   type Server,
-  type Subscription,
+  SubscriptionList,
   serverSelectsExternalWorkload,
   serverSelectsPod,
   type WorkloadListener,
@@ -58,7 +57,7 @@ interface PendingAttach {
  * synchronously; only the owner fetch of an attach waits, outside any state change.
  */
 export class WorkloadPublisher implements Publisher {
-  readonly #subscriptions: Subscription<WorkloadListener>[] = [];
+  readonly #subscriptions = new SubscriptionList<WorkloadListener>();
   readonly #ctx: PublisherContext;
   #pod: Pod | null = null;
   #externalWorkload: ExternalWorkload | null = null;
@@ -75,7 +74,7 @@ export class WorkloadPublisher implements Publisher {
   }
 
   get listenerCount(): number {
-    return this.#subscriptions.length;
+    return this.#subscriptions.size;
   }
 
   /** Dropped with its last listener: an owner fetch still under way attaches nothing. */
@@ -93,27 +92,18 @@ export class WorkloadPublisher implements Publisher {
    * Call it as a task of the watcher, so the initial update is not sent inside another round.
    */
   addListener(listener: WorkloadListener): void {
-    const subscription = newSubscription(listener);
-    this.#subscriptions.push(subscription);
+    const subscription = this.#subscriptions.add(listener);
     try {
       listener.update(this.address());
     } catch (err) {
-      this.#remove(subscription);
+      this.#subscriptions.delete(subscription);
       throw err;
     }
   }
 
   /** Removes one registration of the listener; false when it was not registered. */
   removeListener(listener: WorkloadListener): boolean {
-    const subscription = this.#subscriptions.find((s) => s.listener === listener);
-    if (subscription === undefined) return false;
-    this.#remove(subscription);
-    return true;
-  }
-
-  #remove(subscription: Subscription<WorkloadListener>): void {
-    subscription.active = false;
-    this.#subscriptions.splice(this.#subscriptions.indexOf(subscription), 1);
+    return this.#subscriptions.remove(listener) !== undefined;
   }
 
   /** Makes fresh copies of the address as it is now, however it changes later. */

@@ -4,13 +4,12 @@ import {
   type LingerTimers,
   type Logger,
   type MetricsRegistry,
-  newSubscription,
   noopMetrics,
   type OpaquePortsListener,
   type Publisher,
   Publishers,
   type Service,
-  type Subscription,
+  SubscriptionList,
   serviceOpaquePorts,
   silentLogger,
 } from "@destination/core";
@@ -36,7 +35,7 @@ export interface OpaquePortsWatcherOptions {
 /** The opaque ports of one subscribed Service and who listens to them. */
 class ServiceEntry implements Publisher {
   ports: PortSet;
-  readonly subscriptions: Subscription<OpaquePortsListener>[] = [];
+  readonly subscriptions = new SubscriptionList<OpaquePortsListener>();
   readonly #close: () => void;
 
   constructor(ports: PortSet, close: () => void) {
@@ -45,7 +44,7 @@ class ServiceEntry implements Publisher {
   }
 
   get listenerCount(): number {
-    return this.subscriptions.length;
+    return this.subscriptions.size;
   }
 
   close(): void {
@@ -118,9 +117,8 @@ export class OpaquePortsWatcher {
           this.#subscribersGauge.remove(labelsOf(id)),
         ),
     );
-    const subscription = newSubscription(listener);
-    entry.subscriptions.push(subscription);
-    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
+    const subscription = entry.subscriptions.add(listener);
+    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.size);
     const ports = entry.ports;
     this.#entries.deliver([subscription], (l) => l.updateService(ports), labelsOf(id));
   }
@@ -136,14 +134,11 @@ export class OpaquePortsWatcher {
       this.#logger.error("cannot unsubscribe from an unknown service", labelsOf(id));
       return;
     }
-    const index = entry.subscriptions.findIndex((s) => s.listener === listener);
-    if (index < 0) {
+    if (entry.subscriptions.remove(listener) === undefined) {
       this.#logger.warn("unsubscribe of a listener that is not subscribed", labelsOf(id));
       return;
     }
-    const [subscription] = entry.subscriptions.splice(index, 1);
-    if (subscription !== undefined) subscription.active = false;
-    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.length);
+    this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.size);
     this.#entries.release(key);
   }
 

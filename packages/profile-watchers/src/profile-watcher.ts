@@ -5,13 +5,12 @@ import {
   type Logger,
   type MetricLabels,
   type MetricsRegistry,
-  newSubscription,
   noopMetrics,
   type ProfileListener,
   type Publisher,
   Publishers,
   type ServiceProfile,
-  type Subscription,
+  SubscriptionList,
   silentLogger,
 } from "@destination/core";
 import type { Cluster } from "@destination/k8s-discovery";
@@ -38,7 +37,7 @@ export interface ProfileWatcherOptions {
 class ProfilePublisher implements Publisher {
   readonly labels: MetricLabels;
   profile: ServiceProfile | null;
-  readonly subscriptions: Subscription<ProfileListener>[] = [];
+  readonly subscriptions = new SubscriptionList<ProfileListener>();
   readonly #series: readonly (GaugeMetric | CounterMetric)[];
 
   constructor(
@@ -52,7 +51,7 @@ class ProfilePublisher implements Publisher {
   }
 
   get listenerCount(): number {
-    return this.subscriptions.length;
+    return this.subscriptions.size;
   }
 
   close(): void {
@@ -116,9 +115,8 @@ export class ProfileWatcher {
   /** Registers the listener and calls `update` with the current profile, or null. */
   subscribe(id: ProfileId, listener: ProfileListener): void {
     const publisher = this.#publishers.acquire(keyOfId(id), () => this.#newPublisher(id));
-    const subscription = newSubscription(listener);
-    publisher.subscriptions.push(subscription);
-    this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.length);
+    const subscription = publisher.subscriptions.add(listener);
+    this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.size);
     const profile = publisher.profile;
     this.#publishers.deliver([subscription], (l) => l.update(profile), { ...publisher.labels });
   }
@@ -138,16 +136,13 @@ export class ProfileWatcher {
       });
       return;
     }
-    const index = publisher.subscriptions.findIndex((s) => s.listener === listener);
-    if (index < 0) {
+    if (publisher.subscriptions.remove(listener) === undefined) {
       this.#logger.warn("unsubscribe of a listener that is not subscribed", {
         ...publisher.labels,
       });
       return;
     }
-    const [subscription] = publisher.subscriptions.splice(index, 1);
-    if (subscription !== undefined) subscription.active = false;
-    this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.length);
+    this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.size);
     this.#publishers.release(keyOfId(id));
   }
 
