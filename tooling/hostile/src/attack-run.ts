@@ -28,8 +28,11 @@ export interface AttackOutcome {
   readonly framesReceived: Readonly<Record<string, number>>;
   readonly canary: CanaryReport;
   readonly rssMiB: { readonly baseline: number; readonly peak: number; readonly after: number };
-  /** V8's used heap before and after (what of the RSS is JavaScript objects). */
-  readonly heapMiB: { readonly baseline: number; readonly after: number };
+  /**
+   * V8's used heap before and after (what of the RSS is JavaScript objects), and after a full
+   * GC once the attacker has left: what the server still holds (NaN for upstream).
+   */
+  readonly heapMiB: { readonly baseline: number; readonly after: number; readonly afterGc: number };
   /** Calls still open on the server once the attacker and the canary have left (and settled). */
   readonly openCallsAfter: number;
   readonly alive: boolean;
@@ -139,6 +142,8 @@ export async function runAttack(
       after = server.rssMiB();
     }
     const openCallsAfter = server.alive ? await settledOpenCalls(server) : Number.NaN;
+    const heapAfter = server.alive ? await server.heapUsedMiB() : Number.NaN;
+    const heapAfterGc = await server.liveHeapMiB();
     return {
       attack: attack.name,
       connections: attack.fixedConnections ? 5_000 : connections,
@@ -147,10 +152,7 @@ export async function runAttack(
       framesReceived: Object.fromEntries(frames),
       canary: report,
       rssMiB: { baseline, peak, after },
-      heapMiB: {
-        baseline: heapBaseline,
-        after: server.alive ? await server.heapUsedMiB() : Number.NaN,
-      },
+      heapMiB: { baseline: heapBaseline, after: heapAfter, afterGc: heapAfterGc },
       alive: server.alive,
       openCallsAfter,
       attackMs,

@@ -1,8 +1,10 @@
 // The built destination server, started as the deployment runs it (the same V8 heap cap) on the
 // example manifests, on free loopback ports; its RSS is read from /proc, as a kubelet would.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -14,6 +16,8 @@ const HEAP_CAP = "--max-old-space-size=448";
 export class ServerUnderAttack {
   #stderr = "";
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  /** Where a heap snapshot of ours lands (see liveHeapMiB); none for upstream. */
+  #snapshotDir: string | undefined;
 
   private constructor(
     private readonly child: ChildProcess,
@@ -22,10 +26,14 @@ export class ServerUnderAttack {
   ) {}
 
   static start(extraArgs: readonly string[] = []): Promise<ServerUnderAttack> {
+    const snapshotDir = mkdtempSync(join(tmpdir(), "hostile-heap-"));
     const child = spawn(
       process.execPath,
       [
         HEAP_CAP,
+        // A heap snapshot is the one way to force a full GC from outside (see liveHeapMiB).
+        "--heapsnapshot-signal=SIGUSR2",
+        `--diagnostic-dir=${snapshotDir}`,
         // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where an attack's CPU goes.
         ...(process.env.HOSTILE_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
         BIN,
@@ -59,6 +67,7 @@ export class ServerUnderAttack {
           };
           if (record.msg === "ready" && record.grpcPort && record.adminPort) {
             server = new ServerUnderAttack(child, record.grpcPort, record.adminPort);
+            server.#snapshotDir = snapshotDir;
             server.#stderr = stderr.slice(-64 * 1024);
             child.on("exit", (code, signal) => {
               if (server) server.#exit = { code, signal };
@@ -69,6 +78,7 @@ export class ServerUnderAttack {
         }
       });
       child.once("exit", (code, signal) => {
+        if (!server) rmSync(snapshotDir, { recursive: true, force: true });
         if (!server) reject(new Error(`destination-server exited (${code ?? signal}):\n${stderr}`));
       });
     });
@@ -157,6 +167,28 @@ export class ServerUnderAttack {
     return bytes / 1024 / 1024;
   }
 
+  /**
+   * V8's used heap in MiB right after a full GC: what the server still holds, without the
+   * garbage an idle V8 leaves uncollected. A heap snapshot (SIGUSR2) collects first; it is
+   * written from a turn of the event loop, so the /metrics read after the file appears is
+   * answered once it is done. NaN for upstream, whose GC cannot be forced from outside.
+   */
+  async liveHeapMiB(): Promise<number> {
+    const dir = this.#snapshotDir;
+    if (dir === undefined || !this.alive) return Number.NaN;
+    const snapshots = () => readdirSync(dir).filter((f) => f.endsWith(".heapsnapshot"));
+    const before = snapshots().length;
+    this.child.kill("SIGUSR2");
+    const deadline = Date.now() + 30_000;
+    while (snapshots().length <= before) {
+      if (Date.now() > deadline || !this.alive) return Number.NaN;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const heap = await this.heapUsedMiB();
+    for (const file of snapshots()) rmSync(join(dir, file), { force: true });
+    return heap;
+  }
+
   /** Calls the server started and has not finished (grpc_server_started − handled). */
   async openCalls(): Promise<number> {
     const text = await this.#metrics();
@@ -164,11 +196,22 @@ export class ServerUnderAttack {
   }
 
   async #metrics(): Promise<string> {
-    const res = await fetch(`http://127.0.0.1:${this.adminPort}/metrics`);
-    return res.text();
+    // A pooled keep-alive connection the server closes as fetch reuses it fails with
+    // ECONNRESET (likelier after a snapshot held the event loop); a fresh one then answers.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${this.adminPort}/metrics`);
+        return await res.text();
+      } catch (err) {
+        if (attempt >= 3 || !this.alive) throw err;
+      }
+    }
   }
 
   async stop(): Promise<void> {
+    if (this.#snapshotDir !== undefined) {
+      rmSync(this.#snapshotDir, { recursive: true, force: true });
+    }
     if (!this.alive) return;
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.kill("SIGTERM");

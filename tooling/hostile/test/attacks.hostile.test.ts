@@ -90,6 +90,10 @@ describe.each(cases)("$attack.name from $connections connection(s)", ({ attack, 
     expect(outcome.canary.p99Ms).toBeLessThan(CANARY_P99_BOUND_MS);
     expect(outcome.rssMiB.peak).toBeLessThan(RSS_PEAK_BOUND_MIB);
     expect(outcome.openCallsAfter).toBe(0);
+    if (upstreamBin === undefined) {
+      // What the server still holds once the attacker left: back within 10 % of where it was.
+      expect(outcome.heapMiB.afterGc).toBeLessThan(outcome.heapMiB.baseline * 1.1);
+    }
     if (attack.expectClosed) {
       const sessions = Object.values(outcome.ends).reduce((a, b) => a + b, 0);
       const open = outcome.ends["still open"] ?? 0;
