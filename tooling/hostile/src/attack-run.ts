@@ -29,10 +29,16 @@ export interface AttackOutcome {
   readonly canary: CanaryReport;
   readonly rssMiB: { readonly baseline: number; readonly peak: number; readonly after: number };
   /**
-   * V8's used heap before and after (what of the RSS is JavaScript objects), and after a full
-   * GC once the attacker has left: what the server still holds (NaN for upstream).
+   * V8's used heap before and after (what of the RSS is JavaScript objects), and right after a
+   * full GC before the attack and once the attacker has left: what the server held then and
+   * still holds (NaN for upstream).
    */
-  readonly heapMiB: { readonly baseline: number; readonly after: number; readonly afterGc: number };
+  readonly heapMiB: {
+    readonly baseline: number;
+    readonly baselineGc: number;
+    readonly after: number;
+    readonly afterGc: number;
+  };
   /** Calls still open on the server once the attacker and the canary have left (and settled). */
   readonly openCallsAfter: number;
   readonly alive: boolean;
@@ -83,6 +89,7 @@ export async function runAttack(
     await canary.stop(); // the warm-up round is not the attack's
     const baseline = server.rssMiB();
     const heapBaseline = await server.heapUsedMiB();
+    const heapBaselineGc = await server.liveHeapMiB();
     let peak = baseline;
     const sampler = setInterval(() => {
       const rss = server.rssMiB();
@@ -152,7 +159,12 @@ export async function runAttack(
       framesReceived: Object.fromEntries(frames),
       canary: report,
       rssMiB: { baseline, peak, after },
-      heapMiB: { baseline: heapBaseline, after: heapAfter, afterGc: heapAfterGc },
+      heapMiB: {
+        baseline: heapBaseline,
+        baselineGc: heapBaselineGc,
+        after: heapAfter,
+        afterGc: heapAfterGc,
+      },
       alive: server.alive,
       openCallsAfter,
       attackMs,

@@ -1,10 +1,8 @@
 // The built destination server, started as the deployment runs it (the same V8 heap cap) on the
 // example manifests, on free loopback ports; its RSS is read from /proc, as a kubelet would.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -12,12 +10,16 @@ const BIN = `${ROOT}apps/destination-server/bin/destination-server.js`;
 const EXAMPLES = `${ROOT}examples`;
 /** deploy/deployment.yaml's NODE_OPTIONS. */
 const HEAP_CAP = "--max-old-space-size=448";
+/** Runs a full GC on SIGUSR2 inside the server (see liveHeapMiB). */
+const GC_ON_SIGNAL = fileURLToPath(new URL("../bin/gc-on-signal.mjs", import.meta.url));
+const GC_DONE = "hostile: gc done";
 
 export class ServerUnderAttack {
   #stderr = "";
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  /** Where a heap snapshot of ours lands (see liveHeapMiB); none for upstream. */
-  #snapshotDir: string | undefined;
+  /** Full GCs the server reported done (see liveHeapMiB); undefined for upstream. */
+  #gcsDone: number | undefined;
+  #partialLine = "";
 
   private constructor(
     private readonly child: ChildProcess,
@@ -26,14 +28,14 @@ export class ServerUnderAttack {
   ) {}
 
   static start(extraArgs: readonly string[] = []): Promise<ServerUnderAttack> {
-    const snapshotDir = mkdtempSync(join(tmpdir(), "hostile-heap-"));
     const child = spawn(
       process.execPath,
       [
         HEAP_CAP,
-        // A heap snapshot is the one way to force a full GC from outside (see liveHeapMiB).
-        "--heapsnapshot-signal=SIGUSR2",
-        `--diagnostic-dir=${snapshotDir}`,
+        // A full GC on a signal, so the suite can tell garbage from what is held (liveHeapMiB).
+        "--expose-gc",
+        "--import",
+        GC_ON_SIGNAL,
         // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to see where an attack's CPU goes.
         ...(process.env.HOSTILE_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
         BIN,
@@ -56,6 +58,7 @@ export class ServerUnderAttack {
         stderr += chunk;
         if (server) {
           server.#stderr = (server.#stderr + chunk).slice(-64 * 1024);
+          server.#countGcs(chunk.toString());
           return;
         }
         for (const line of stderr.split("\n")) {
@@ -67,7 +70,7 @@ export class ServerUnderAttack {
           };
           if (record.msg === "ready" && record.grpcPort && record.adminPort) {
             server = new ServerUnderAttack(child, record.grpcPort, record.adminPort);
-            server.#snapshotDir = snapshotDir;
+            server.#gcsDone = 0;
             server.#stderr = stderr.slice(-64 * 1024);
             child.on("exit", (code, signal) => {
               if (server) server.#exit = { code, signal };
@@ -78,7 +81,6 @@ export class ServerUnderAttack {
         }
       });
       child.once("exit", (code, signal) => {
-        if (!server) rmSync(snapshotDir, { recursive: true, force: true });
         if (!server) reject(new Error(`destination-server exited (${code ?? signal}):\n${stderr}`));
       });
     });
@@ -139,7 +141,11 @@ export class ServerUnderAttack {
 
   /** How it exited, for a failure message. */
   get exit(): string {
-    return this.#exit ? `code ${this.#exit.code}, signal ${this.#exit.signal}` : "running";
+    // The exit event can come a moment after the process is gone.
+    const exit = this.#exit ?? { code: this.child.exitCode, signal: this.child.signalCode };
+    return exit.code !== null || exit.signal !== null
+      ? `code ${exit.code}, signal ${exit.signal}`
+      : "running";
   }
 
   /** The last 64 KiB of its log. */
@@ -169,24 +175,28 @@ export class ServerUnderAttack {
 
   /**
    * V8's used heap in MiB right after a full GC: what the server still holds, without the
-   * garbage an idle V8 leaves uncollected. A heap snapshot (SIGUSR2) collects first; it is
-   * written from a turn of the event loop, so the /metrics read after the file appears is
-   * answered once it is done. NaN for upstream, whose GC cannot be forced from outside.
+   * garbage an idle V8 leaves uncollected. SIGUSR2 runs the GC (bin/gc-on-signal.mjs), which
+   * reports on stderr once it is done. NaN for upstream, whose GC is not forced from outside.
    */
   async liveHeapMiB(): Promise<number> {
-    const dir = this.#snapshotDir;
-    if (dir === undefined || !this.alive) return Number.NaN;
-    const snapshots = () => readdirSync(dir).filter((f) => f.endsWith(".heapsnapshot"));
-    const before = snapshots().length;
+    if (this.#gcsDone === undefined || !this.alive) return Number.NaN;
+    const before = this.#gcsDone;
     this.child.kill("SIGUSR2");
     const deadline = Date.now() + 30_000;
-    while (snapshots().length <= before) {
+    while (this.#gcsDone <= before) {
       if (Date.now() > deadline || !this.alive) return Number.NaN;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const heap = await this.heapUsedMiB();
-    for (const file of snapshots()) rmSync(join(dir, file), { force: true });
-    return heap;
+    return this.heapUsedMiB();
+  }
+
+  /** Counts the GC reports in the server's stderr, whole lines only. */
+  #countGcs(text: string): void {
+    const lines = (this.#partialLine + text).split("\n");
+    this.#partialLine = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line === GC_DONE && this.#gcsDone !== undefined) this.#gcsDone++;
+    }
   }
 
   /** Calls the server started and has not finished (grpc_server_started − handled). */
@@ -197,21 +207,22 @@ export class ServerUnderAttack {
 
   async #metrics(): Promise<string> {
     // A pooled keep-alive connection the server closes as fetch reuses it fails with
-    // ECONNRESET (likelier after a snapshot held the event loop); a fresh one then answers.
+    // ECONNRESET; a fresh one then answers.
     for (let attempt = 1; ; attempt++) {
       try {
         const res = await fetch(`http://127.0.0.1:${this.adminPort}/metrics`);
         return await res.text();
       } catch (err) {
-        if (attempt >= 3 || !this.alive) throw err;
+        if (attempt >= 3 || !this.alive) {
+          throw new Error(`/metrics failed (server ${this.exit}):\n${this.logTail}`, {
+            cause: err,
+          });
+        }
       }
     }
   }
 
   async stop(): Promise<void> {
-    if (this.#snapshotDir !== undefined) {
-      rmSync(this.#snapshotDir, { recursive: true, force: true });
-    }
     if (!this.alive) return;
     const exited = new Promise((resolve) => this.child.once("exit", resolve));
     this.child.kill("SIGTERM");
