@@ -216,6 +216,11 @@ export interface BenchPlan {
     readonly passes: number;
     readonly churnSeconds: number;
     readonly churnPerSecond: number;
+    /** Get streams spread over every Service, for RSS with many streams open. */
+    readonly wideStreams: number;
+    /** Get streams of one Service, and the endpoint additions fanned out to them. */
+    readonly fanoutStreams: number;
+    readonly fanoutRounds: number;
   };
   /** CPU per kind of change, ours and upstream's on one real API server. */
   readonly churnMix: {
@@ -277,6 +282,9 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       churnSeconds: args.churnSeconds ?? (args.quick ? 5 : 30),
       // Each replacement is four writes; about what one API server takes beside two servers.
       churnPerSecond: 20,
+      wideStreams: args.quick ? 2000 : 10_000,
+      fanoutStreams: args.quick ? 1000 : 10_000,
+      fanoutRounds: args.quick ? 3 : 10,
     },
     churnMix: {
       services: Math.ceil((args.clusterPods ?? (args.quick ? 2000 : 10_000)) / 10),

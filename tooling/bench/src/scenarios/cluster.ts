@@ -11,6 +11,9 @@
  * - `churn-rss`: with those streams open, rolling pod replacement through the API server (pod
  *   created and Running, slice updated, old pod deleted), then the streams are closed and RSS is
  *   read once the process is idle again.
+ * - `cluster-streams-rss`: 10k Get streams over every Service, RSS once all are served.
+ * - `cluster-fanout`: 10k Get streams of one Service, endpoints added through the API server one
+ *   at a time; each sample is the slice write to the last stream having the Add.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -39,6 +42,7 @@ import {
 } from "../server-process.js";
 import { median, nowMs, summarize } from "../stats.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
+import { FanoutChanges, wideStreams } from "./cluster-streams.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 import { monotonicUs, reportProfile } from "./profile-report.js";
 
@@ -63,6 +67,11 @@ interface Pass {
   churnRssMb: number;
   churnCpuMs: number;
   churnMs: number;
+  wideRssMb: number;
+  wideAllFirstMs: number;
+  wideCpuMs: number;
+  /** Slice write → last stream has the Add, one per round. */
+  fanoutMs: number[];
   load: number;
 }
 
@@ -86,6 +95,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
       `cluster: wrote ${data.objectCount} objects (${writer.writes} requests) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     const churn = new Churn(writer, data.endpoints, p.services * p.podsPerService);
+    const fanout = new FanoutChanges(writer, data.endpoints[0] as SliceEndpointRef[], 0);
     const passes = new Map<ServerKind, Pass[]>(kinds.map((k) => [k, []]));
     for (let pass = 0; pass < p.passes; pass++) {
       // Alternate which server goes first, so drift in the machine's load weighs on both.
@@ -103,9 +113,14 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
           logFile: join(logDir, `${kind}-${pass}.log`),
           ...(upstreamBin === undefined ? {} : { upstreamBin }),
           churn,
+          fanout,
         });
         passes.get(kind)?.push(measured);
         if (profDir !== undefined) reportProfile(ctx, "cluster", profDir, windows);
+        const fanoutMedian = median(measured.fanoutMs);
+        ctx.log(
+          `cluster pass ${pass + 1}/${p.passes} ${kind}: ${p.wideStreams} streams rss ${measured.wideRssMb.toFixed(0)} MiB (all served in ${measured.wideAllFirstMs.toFixed(0)} ms), fan-out to ${p.fanoutStreams} median ${fanoutMedian.toFixed(0)} ms, max ${Math.max(...measured.fanoutMs).toFixed(0)} ms`,
+        );
         ctx.log(
           `cluster pass ${pass + 1}/${p.passes} ${kind}: ready ${measured.readyMs.toFixed(0)} ms, cpu ${measured.readyCpuMs.toFixed(0)} ms (first thread ${measured.readyMainThreadCpuMs.toFixed(0)}), idle rss ${measured.idleRssMb.toFixed(0)} MiB, cold ${measured.coldMs.toFixed(0)} ms (first ${measured.coldFirstMs.toFixed(0)}, first thread ${measured.coldMainThreadCpuMs.toFixed(0)} + waiting ${measured.coldMainThreadWaitMs?.toFixed(0) ?? "?"}, client ${measured.coldClientCpuMs.toFixed(0)}, machine ${measured.coldMachineBusyPercent.toFixed(0)}% busy), churn cpu ${measured.churnCpuMs.toFixed(0)} ms, churn rss ${measured.churnRssMb.toFixed(0)} MiB (load ${measured.load.toFixed(2)})`,
         );
@@ -176,6 +191,7 @@ async function onePass(
     logFile: string;
     upstreamBin?: string;
     churn: Churn;
+    fanout: FanoutChanges;
     /** Ours only: profile the process into this folder, its windows pushed to `windows`. */
     cpuProfDir?: string;
     windows?: PhaseWindow[];
@@ -236,6 +252,16 @@ async function onePass(
       group.cancel();
       pool.close();
       await sleep(SETTLE_MS);
+      const churnRssMb = server.rssMb();
+      ctx.log(`cluster ${kind}: ${p.wideStreams} streams over every Service`);
+      const wide = await wideStreams(server, plan.connections, p.services, p.wideStreams);
+      ctx.log(`cluster ${kind}: fan-out to ${p.fanoutStreams} streams, ${p.fanoutRounds} changes`);
+      const fanoutMs = await options.fanout.run(
+        server,
+        plan.connections,
+        p.fanoutStreams,
+        p.fanoutRounds,
+      );
       return {
         readyMs: server.readyMs,
         readyCpuMs: server.readyCpuMs,
@@ -245,9 +271,13 @@ async function onePass(
         coldCpuMs,
         ...storm,
         rssBeforeChurnMb,
-        churnRssMb: server.rssMb(),
+        churnRssMb,
         churnCpuMs,
         churnMs,
+        wideRssMb: wide.rssMb,
+        wideAllFirstMs: wide.allFirstMs,
+        wideCpuMs: wide.cpuMs,
+        fanoutMs,
         load,
       };
     } finally {
@@ -365,6 +395,43 @@ function results(plan: BenchPlan, passes: Map<ServerKind, Pass[]>): ScenarioResu
             }
           : {}),
       },
+    });
+    const wideRss = median(pick((x) => x.wideRssMb));
+    out.push({
+      name: "cluster-streams-rss",
+      params: { ...params, streams: p.wideStreams },
+      // Opening the streams to the last one's first message.
+      samples: list.length,
+      median_ms: median(pick((x) => x.wideAllFirstMs)),
+      p99_ms: summarize(pick((x) => x.wideAllFirstMs)).p99,
+      rss_mb: wideRss,
+      cpu_ms: median(pick((x) => x.wideCpuMs)),
+      ...(ours
+        ? {
+            ratio_to_upstream: ratio(
+              wideRss,
+              upstream.map((x) => x.wideRssMb),
+            ),
+          }
+        : {}),
+    });
+    // Every round of every pass is a sample.
+    const fanout = summarize(list.flatMap((x) => x.fanoutMs));
+    const upstreamFanout =
+      upstream === undefined ? undefined : summarize(upstream.flatMap((x) => x.fanoutMs));
+    out.push({
+      name: "cluster-fanout",
+      params: { ...params, streams: p.fanoutStreams, rounds: p.fanoutRounds },
+      samples: fanout.count,
+      median_ms: fanout.median,
+      p99_ms: fanout.p99,
+      ...(ours && upstreamFanout !== undefined
+        ? {
+            // The target is on the p99; the median's ratio is kept beside it.
+            ratio_to_upstream: fanout.p99 / upstreamFanout.p99,
+            extra: { median_ratio_to_upstream: fanout.median / upstreamFanout.median },
+          }
+        : {}),
     });
   }
   return out;
