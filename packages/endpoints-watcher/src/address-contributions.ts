@@ -13,17 +13,41 @@ interface Contribution {
  */
 export class AddressContributions {
   readonly #bySource = new Map<string, Contribution>();
+  /** Computed on demand, dropped at every change. */
+  #namespaces: Set<string> | undefined;
 
   set(source: string, entries: ReadonlyMap<string, AddressSetEntry>, recency: number): void {
     this.#bySource.set(source, { entries, recency });
+    this.#namespaces = undefined;
   }
 
   delete(source: string): void {
     this.#bySource.delete(source);
+    this.#namespaces = undefined;
   }
 
   clear(): void {
     this.#bySource.clear();
+    this.#namespaces = undefined;
+  }
+
+  /**
+   * The namespaces of the pods and external workloads the addresses of every source are of: a
+   * Server of another namespace selects none of them, so it is passed over without a look at
+   * each address (every subscribed service hears of every Server).
+   */
+  workloadNamespaces(): ReadonlySet<string> {
+    if (this.#namespaces !== undefined) return this.#namespaces;
+    const namespaces = new Set<string>();
+    for (const contribution of this.#bySource.values()) {
+      for (const entry of contribution.entries.values()) {
+        const { pod, externalWorkload } = entry.address;
+        const namespace = pod?.metadata.namespace ?? externalWorkload?.metadata.namespace;
+        if (namespace !== undefined) namespaces.add(namespace);
+      }
+    }
+    this.#namespaces = namespaces;
+    return namespaces;
   }
 
   /**
@@ -52,7 +76,10 @@ export class AddressContributions {
         replaced ??= new Map(contribution.entries);
         replaced.set(key, next);
       }
-      if (replaced) this.#bySource.set(source, { ...contribution, entries: replaced });
+      if (replaced) {
+        this.#bySource.set(source, { ...contribution, entries: replaced });
+        this.#namespaces = undefined;
+      }
     }
   }
 }

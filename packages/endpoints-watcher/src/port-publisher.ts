@@ -220,6 +220,8 @@ export class PortPublisher {
     const namespaces = [oldServer, newServer].flatMap((s) =>
       s === null ? [] : [s.metadata.namespace ?? ""],
     );
+    const held = this.#sources.workloadNamespaces();
+    if (!namespaces.some((namespace) => held.has(namespace))) return;
     const before = this.#current.addresses;
     let flipped = false;
     this.#sources.replaceEntries((entry) => {
