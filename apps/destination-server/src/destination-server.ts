@@ -70,6 +70,13 @@ function warmUpGetPath(
 }
 
 /**
+ * How often `nodejs_eventloop_lag_*` samples the event loop. prom-client's default, 10 ms,
+ * wakes the process 100 times a second, busy or idle: about 9 ms of CPU per second on an idle
+ * server (BENCHMARKS.md, "Idle CPU"). Every 100 ms still sees any stall that long.
+ */
+const EVENT_LOOP_DELAY_SAMPLE_MS = 100;
+
+/**
  * Starts the destination service in this order: admin server (not ready), cluster caches and
  * watchers, wait for sync (the gRPC port is bound only after it, so no request is answered from
  * half-filled caches), gRPC server, ready. Rejects (after releasing what it started) when any
@@ -85,7 +92,10 @@ export async function startDestinationServer(
   const startedAt = performance.now();
 
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({
+    register: registry,
+    eventLoopMonitoringPrecision: EVENT_LOOP_DELAY_SAMPLE_MS,
+  });
   const metrics = new PromMetricsRegistry(registry);
   const admin = await startAdminServer({ ...adminListen, registry, logger });
   logger.info("admin server listening", { port: admin.port });
