@@ -18,6 +18,7 @@ export type {
 export type { Logger } from "./logger.js";
 export { silentLogger } from "./logger.js";
 export type {
+  BoundCounter,
   CounterMetric,
   GaugeMetric,
   HistogramMetric,

@@ -16,6 +16,17 @@ export interface GaugeMetric {
 export interface CounterMetric {
   inc(labels: MetricLabels, by?: number): void;
   remove(labels: MetricLabels): void;
+  /**
+   * One series for a hot path (an event, a message): the series appears at once, at 0, and an
+   * increment through it costs an addition. A registry may add the increments up and hand them to
+   * the series only when it is read, so the value a scrape sees is always current.
+   */
+  bind(labels: MetricLabels): BoundCounter;
+}
+
+/** A counter series bound to one label set. */
+export interface BoundCounter {
+  inc(by?: number): void;
 }
 
 export interface HistogramMetric {
@@ -49,7 +60,7 @@ const noop = () => {};
 /** Records nothing: the default wherever no registry is passed. */
 export const noopMetrics: MetricsRegistry = {
   gauge: () => ({ set: noop, inc: noop, dec: noop, remove: noop }),
-  counter: () => ({ inc: noop, remove: noop }),
+  counter: () => ({ inc: noop, remove: noop, bind: () => ({ inc: noop }) }),
   histogram: () => ({ observe: noop }),
   collectedGauge: noop,
 };
@@ -82,9 +93,15 @@ export class InMemoryMetrics implements MetricsRegistry {
 
   counter(name: string): CounterMetric {
     const s = this.#metric(name);
+    const inc = (l: MetricLabels, by = 1) =>
+      void s.set(labelKey(l), (s.get(labelKey(l)) ?? 0) + by);
     return {
-      inc: (l, by = 1) => void s.set(labelKey(l), (s.get(labelKey(l)) ?? 0) + by),
+      inc,
       remove: (l) => void s.delete(labelKey(l)),
+      bind: (l) => {
+        inc(l, 0);
+        return { inc: (by = 1) => inc(l, by) };
+      },
     };
   }
 

@@ -1,4 +1,4 @@
-import type { MetricsRegistry } from "@destination/core";
+import type { BoundCounter, MetricsRegistry } from "@destination/core";
 import type { Cluster } from "./cluster.js";
 import { clusterCache } from "./cluster-cache.js";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-kind.js";
@@ -107,11 +107,25 @@ export function clusterMetrics(registry: MetricsRegistry, clusterName: string): 
     ]),
   );
   const labels = (kind: ResourceKind) => ({ cluster: clusterName, kind });
+  // Every watch event counts: its series is bound on first use, so counting is an addition.
+  const eventSeries = new Map<ResourceKind, Partial<Record<WatchEventType, BoundCounter>>>();
   return {
     watchRestarted: (kind) => restarts.inc(labels(kind)),
     relisted: (kind) => relists.inc(labels(kind)),
     errored: (kind, reason) => errors.inc({ ...labels(kind), reason }),
-    eventReceived: (kind, type) => events.inc({ ...labels(kind), type }),
+    eventReceived: (kind, type) => {
+      let byType = eventSeries.get(kind);
+      if (byType === undefined) {
+        byType = {};
+        eventSeries.set(kind, byType);
+      }
+      let series = byType[type];
+      if (series === undefined) {
+        series = events.bind({ ...labels(kind), type });
+        byType[type] = series;
+      }
+      series.inc();
+    },
     observeLag: (kind, seconds) => lags.get(kind)?.observe({}, seconds),
   };
 }

@@ -34,47 +34,66 @@ export interface CallMetrics {
   handled(code: StatusCode): void;
 }
 
-/** prom-client's bound series of one method, looked up once per method rather than per call. */
-interface MethodSeries {
-  readonly labels: Record<LabelName, string>;
-  readonly started: Counter.Internal;
-  readonly received: Counter.Internal;
-  readonly sent: Counter.Internal;
+/**
+ * The series of one method, looked up once per method rather than per call. Calls started and
+ * messages received and sent are added up here and handed to prom-client when it is read (the
+ * counters' `collect`): its `inc` hashes and checks the labels each time, which showed in
+ * profiles of fan-out, where every message sent counts.
+ */
+class MethodSeries {
   readonly seconds: Histogram.Internal<LabelName>;
+  started = 0;
+  received = 0;
+  sent = 0;
+
+  constructor(
+    readonly labels: Record<LabelName, string>,
+    histogram: Histogram<LabelName>,
+  ) {
+    this.seconds = histogram.labels(labels);
+  }
 }
 
+type Tally = "started" | "received" | "sent";
+
 export class GrpcServerMetrics {
-  readonly #started: Counter<LabelName>;
   readonly #handled: Counter<LabelName | "grpc_code">;
-  readonly #received: Counter<LabelName>;
-  readonly #sent: Counter<LabelName>;
   readonly #seconds: Histogram<LabelName>;
   readonly #methods = new Map<string, MethodSeries>();
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.#started = new Counter({
-      name: "grpc_server_started_total",
-      help: "Total number of RPCs started on the server.",
-      labelNames: LABELS,
-      registers,
-    });
+    const methods = this.#methods;
+    const tallied = (tally: Tally, name: string, help: string) =>
+      new Counter({
+        name,
+        help,
+        labelNames: LABELS,
+        registers,
+        collect() {
+          for (const series of methods.values()) {
+            if (series[tally] === 0) continue;
+            this.inc(series.labels, series[tally]);
+            series[tally] = 0;
+          }
+        },
+      });
+    // Kept by the registry; each reads the tallies when scraped.
+    tallied("started", "grpc_server_started_total", "Total number of RPCs started on the server.");
+    tallied(
+      "received",
+      "grpc_server_msg_received_total",
+      "Total number of RPC stream messages received on the server.",
+    );
+    tallied(
+      "sent",
+      "grpc_server_msg_sent_total",
+      "Total number of gRPC stream messages sent by the server.",
+    );
     this.#handled = new Counter({
       name: "grpc_server_handled_total",
       help: "Total number of RPCs completed on the server, regardless of success or failure.",
       labelNames: [...LABELS, "grpc_code"],
-      registers,
-    });
-    this.#received = new Counter({
-      name: "grpc_server_msg_received_total",
-      help: "Total number of RPC stream messages received on the server.",
-      labelNames: LABELS,
-      registers,
-    });
-    this.#sent = new Counter({
-      name: "grpc_server_msg_sent_total",
-      help: "Total number of gRPC stream messages sent by the server.",
-      labelNames: LABELS,
       registers,
     });
     this.#seconds = new Histogram({
@@ -89,12 +108,14 @@ export class GrpcServerMetrics {
   /** Counts a started server-streaming call and its one request message. */
   start(service: string, method: string): CallMetrics {
     const series = this.#seriesOf(service, method);
-    series.started.inc();
-    series.received.inc();
+    series.started++;
+    series.received++;
     const startedAt = process.hrtime.bigint();
     let done = false;
     return {
-      sent: () => series.sent.inc(),
+      sent: () => {
+        series.sent++;
+      },
       handled: (code) => {
         if (done) return;
         done = true;
@@ -109,13 +130,7 @@ export class GrpcServerMetrics {
     let series = this.#methods.get(key);
     if (series === undefined) {
       const labels = { grpc_type: "server_stream", grpc_service: service, grpc_method: method };
-      series = {
-        labels,
-        started: this.#started.labels(labels),
-        received: this.#received.labels(labels),
-        sent: this.#sent.labels(labels),
-        seconds: this.#seconds.labels(labels),
-      };
+      series = new MethodSeries(labels, this.#seconds);
       this.#methods.set(key, series);
     }
     return series;

@@ -1,13 +1,45 @@
 import type {
+  BoundCounter,
   CounterMetric,
   GaugeMetric,
   HistogramMetric,
   MetricLabels,
   MetricsRegistry,
 } from "@destination/core";
+import { labelKey } from "@destination/core";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 
 type Collect = () => readonly { labels: MetricLabels; value: number }[];
+
+/**
+ * A bound counter series whose increments are added up here and handed to prom-client when the
+ * counter is read: prom-client hashes and checks the label set on every `inc`, which cost more
+ * than the rest of handling a watch event or sending a message (BENCHMARKS.md, "Cost per kind
+ * of change"). The value stays prom-client's; this only holds what it has not been told yet.
+ */
+class BatchedSeries implements BoundCounter {
+  readonly key: string;
+  #pending = 0;
+
+  constructor(readonly labels: MetricLabels) {
+    this.key = labelKey(labels);
+  }
+
+  inc(by = 1): void {
+    this.#pending += by;
+  }
+
+  flushInto(counter: Counter): void {
+    if (this.#pending === 0) return;
+    counter.inc(this.labels, this.#pending);
+    this.#pending = 0;
+  }
+
+  /** The series was removed: what it had not handed over goes with it (later ones count anew). */
+  drop(): void {
+    this.#pending = 0;
+  }
+}
 
 /**
  * The packages' metrics seam backed by prom-client. Asking twice for one name returns the same
@@ -37,13 +69,33 @@ export class PromMetricsRegistry implements MetricsRegistry {
   }
 
   counter(name: string, help: string, labelNames: readonly string[]): CounterMetric {
-    const counter = this.#once(
-      name,
-      () => new Counter({ name, help, labelNames, registers: [this.#registry] }),
-    );
+    const { counter, bound } = this.#once(name, () => {
+      const bound: BatchedSeries[] = [];
+      const counter = new Counter({
+        name,
+        help,
+        labelNames,
+        registers: [this.#registry],
+        collect() {
+          for (const series of bound) series.flushInto(this);
+        },
+      });
+      return { counter, bound };
+    });
     return {
       inc: (labels, by = 1) => counter.inc(labels, by),
-      remove: (labels) => counter.remove(labels),
+      remove: (labels) => {
+        counter.remove(labels);
+        const key = labelKey(labels);
+        for (const series of bound) if (series.key === key) series.drop();
+      },
+      bind: (labels) => {
+        const series = new BatchedSeries(labels);
+        // prom-client checks the label set here, once, and the series shows from now on.
+        counter.inc(labels, 0);
+        bound.push(series);
+        return series;
+      },
     };
   }
 

@@ -14,8 +14,7 @@ export function translationMetrics(registry: MetricsRegistry): TranslationCounte
     "Cluster state translated into a Get update or a GetProfile profile, by kind",
     ["kind"],
   );
-  // One label object per kind, made once, and every series shown from the start.
-  const labels = new Map(KINDS.map((kind) => [kind, { kind }]));
-  for (const kind of KINDS) counter.inc(labels.get(kind) ?? { kind }, 0);
-  return { translated: (kind) => counter.inc(labels.get(kind) ?? { kind }) };
+  // Every series bound, and so shown, from the start.
+  const series = new Map(KINDS.map((kind) => [kind, counter.bind({ kind })]));
+  return { translated: (kind) => series.get(kind)?.inc() };
 }
