@@ -104,15 +104,19 @@ export function projectTime(t: Time): string | null {
   return empty ? null : formatTime(Number(t.seconds));
 }
 
-// Objects written together share their times to the second: the last one formatted is kept.
-let lastSeconds = Number.NaN;
-let lastFormatted = "";
+// Objects are written at a few distinct seconds (a pod's creation and its latest update, the
+// same for its neighbours), so times are formatted once each and shared. Bounded: cleared when
+// full.
+const formattedTimes = new Map<number, string>();
+const FORMATTED_TIMES_MAX = 1024;
 
 function formatTime(seconds: number): string {
-  if (seconds !== lastSeconds) {
+  let formatted = formattedTimes.get(seconds);
+  if (formatted === undefined) {
+    if (formattedTimes.size >= FORMATTED_TIMES_MAX) formattedTimes.clear();
     // `2026-12-01T22:59:38.000Z` without the fraction, which the JSON form drops.
-    lastFormatted = `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
-    lastSeconds = seconds;
+    formatted = `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+    formattedTimes.set(seconds, formatted);
   }
-  return lastFormatted;
+  return formatted;
 }
