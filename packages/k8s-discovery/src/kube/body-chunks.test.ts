@@ -24,6 +24,22 @@ describe("forEachChunk", () => {
     expect(body.destroyed).toBe(true);
   });
 
+  it("resolves when the reader stops, reads no further chunk and releases the body", async () => {
+    const body = new PassThrough();
+    const seen: string[] = [];
+    const done = forEachChunk(body, (chunk, stop) => {
+      seen.push(chunk.toString());
+      if (chunk.toString() === "410") stop();
+    });
+    body.write("a");
+    await new Promise((resolve) => setImmediate(resolve));
+    body.write("410");
+    await done;
+    body.write("after");
+    expect(seen).toEqual(["a", "410"]);
+    expect(body.destroyed).toBe(true);
+  });
+
   it("rejects when the body closes before its end", async () => {
     const body = new PassThrough();
     const done = forEachChunk(body, () => {});

@@ -321,13 +321,19 @@ export class Reflector<T extends KubeObject> {
         // Method parameters are bivariant: either source is an EventSource<unknown>.
         const events: EventSource<unknown> =
           typed && readObject !== undefined ? protobufEvents(readObject) : jsonEvents();
-        for await (const chunk of response) {
-          for (const unit of events.push(chunk as Buffer)) {
+        let stoppedAt: "expired" | "failed" | undefined;
+        await forEachChunk(response, (chunk, stop) => {
+          for (const unit of events.push(chunk)) {
             const step = this.#handle(events, unit, position, typed);
             if (step === "delivered") delivered = true;
-            else if (step !== "continue") return { outcome: step, healthy: healthy() };
+            else if (step !== "continue") {
+              stoppedAt = step;
+              stop();
+              return;
+            }
           }
-        }
+        });
+        if (stoppedAt !== undefined) return { outcome: stoppedAt, healthy: healthy() };
         for (const unit of events.end()) {
           const step = this.#handle(events, unit, position, typed);
           if (step === "expired" || step === "failed") return { outcome: step, healthy: healthy() };
