@@ -13,7 +13,8 @@ export function monotonicUs(): number {
 }
 
 /**
- * Summarises the one `.cpuprofile` in `dir` over `windows` into `dir/summary.json`, and logs the
+ * Summarises the one `.cpuprofile` in `dir` over `windows` into `dir/summary.json` (the windows
+ * into `dir/windows.json`), and logs the
  * heaviest packages of each window, or with `totalOnly` of all windows together.
  */
 export function reportProfile(
@@ -31,6 +32,8 @@ export function reportProfile(
   const summary = summarizeCpuProfile(JSON.parse(readFileSync(join(dir, file), "utf8")), windows);
   const out = join(dir, "summary.json");
   writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+  // The windows themselves, on the profile's clock, for reading the profile further by hand.
+  writeFileSync(join(dir, "windows.json"), `${JSON.stringify(windows, null, 2)}\n`);
   ctx.log(`${scenario}: CPU profile ${join(dir, file)}, summary ${out}`);
   const logged = totalOnly ? summary.filter((w) => w.window === "all phases") : summary;
   for (const window of logged) {
