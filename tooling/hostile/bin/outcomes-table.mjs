@@ -18,8 +18,8 @@ const rows = readFileSync(file, "utf8")
   .filter(Boolean)
   .map((line) => JSON.parse(line));
 const out = [
-  "| attack | server | conns | attacker's connections ended | canary calls | errors | p50 ms | p99 ms | max ms | RSS MiB before / peak / after | heap MiB before / after | heap MiB after a full GC, before / after |",
-  "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |",
+  "| attack | server | conns | attacker's connections ended | canary calls | errors | p50 ms | p99 ms | max ms | RSS MiB before / peak / after | heap MiB before / after | heap MiB after a full GC, before / after | RSS MiB after a full GC, before / after |",
+  "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | --- |",
 ];
 for (const o of rows) {
   const ends = Object.entries(o.ends)
@@ -28,7 +28,7 @@ for (const o of rows) {
     .join(", ");
   const c = o.canary;
   out.push(
-    `| ${o.attack} | ${o.server ?? "ours"} | ${o.connections} | ${ends} | ${c.calls} | ${c.errors.length} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${ms(c.maxMs)} | ${mib(o.rssMiB.baseline)} / ${mib(o.rssMiB.peak)} / ${mib(o.rssMiB.after)} | ${mib(o.heapMiB.baseline)} / ${mib(o.heapMiB.after)} | ${mib(o.heapMiB.baselineGc)} / ${mib(o.heapMiB.afterGc)} |`,
+    `| ${o.attack} | ${o.server ?? "ours"} | ${o.connections} | ${ends} | ${c.calls} | ${c.errors.length} | ${ms(c.p50Ms)} | ${ms(c.p99Ms)} | ${ms(c.maxMs)} | ${mib(o.rssMiB.baseline)} / ${mib(o.rssMiB.peak)} / ${mib(o.rssMiB.after)} | ${mib(o.heapMiB.baseline)} / ${mib(o.heapMiB.after)} | ${mib(o.heapMiB.baselineGc)} / ${mib(o.heapMiB.afterGc)} | ${mib(o.rssMiB.baselineGc)} / ${mib(o.rssMiB.afterGc)} |`,
   );
 }
 process.stdout.write(`${out.join("\n")}\n`);

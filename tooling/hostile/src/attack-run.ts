@@ -27,7 +27,14 @@ export interface AttackOutcome {
   /** Frames the server sent the attacker, by type name, over every connection. */
   readonly framesReceived: Readonly<Record<string, number>>;
   readonly canary: CanaryReport;
-  readonly rssMiB: { readonly baseline: number; readonly peak: number; readonly after: number };
+  readonly rssMiB: {
+    readonly baseline: number;
+    readonly peak: number;
+    readonly after: number;
+    /** Right after the full GCs of `heapMiB` (baseline and after): garbage no longer counts. */
+    readonly baselineGc: number;
+    readonly afterGc: number;
+  };
   /**
    * V8's used heap before and after (what of the RSS is JavaScript objects), and right after a
    * full GC before the attack and once the attacker has left: what the server held then and
@@ -90,6 +97,7 @@ export async function runAttack(
     const baseline = server.rssMiB();
     const heapBaseline = await server.heapUsedMiB();
     const heapBaselineGc = await server.liveHeapMiB();
+    const baselineGc = await settledRssMiB(server);
     let peak = baseline;
     const sampler = setInterval(() => {
       const rss = server.rssMiB();
@@ -151,6 +159,7 @@ export async function runAttack(
     const openCallsAfter = server.alive ? await settledOpenCalls(server) : Number.NaN;
     const heapAfter = server.alive ? await server.heapUsedMiB() : Number.NaN;
     const heapAfterGc = await server.liveHeapMiB();
+    const afterGc = server.alive ? await settledRssMiB(server) : Number.NaN;
     return {
       attack: attack.name,
       connections: attack.fixedConnections ? 5_000 : connections,
@@ -158,7 +167,7 @@ export async function runAttack(
       ends: Object.fromEntries(ends),
       framesReceived: Object.fromEntries(frames),
       canary: report,
-      rssMiB: { baseline, peak, after },
+      rssMiB: { baseline, peak, after, baselineGc, afterGc },
       heapMiB: {
         baseline: heapBaseline,
         baselineGc: heapBaselineGc,
@@ -172,4 +181,19 @@ export async function runAttack(
   } finally {
     await canary.close();
   }
+}
+
+/**
+ * RSS once it stops falling after a full GC (V8 gives freed pages back on threads of its own, a
+ * moment after the collection), read every 100 ms for up to 2 s.
+ */
+async function settledRssMiB(server: ServerUnderAttack): Promise<number> {
+  let last = server.rssMiB();
+  for (let i = 0; i < 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = server.rssMiB();
+    if (now >= last - 0.5) return Math.min(now, last);
+    last = now;
+  }
+  return last;
 }
