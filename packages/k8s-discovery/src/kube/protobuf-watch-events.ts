@@ -11,11 +11,17 @@ const FRAME_HEADER_BYTES = 4;
 /**
  * Splits a protobuf watch response (`application/vnd.kubernetes.protobuf;stream=watch`) into its
  * frames as it arrives: each frame is a 4-byte big-endian length, then one `WatchEvent`. Chunks
- * end anywhere, also inside a length, and one chunk may hold many frames.
+ * end anywhere, also inside a length, and one chunk may hold many frames. The API server sends
+ * an object bigger than its 4 KiB write buffer in two chunks or more: the pieces of a frame are
+ * kept as they came and joined once, when its last byte is there.
  */
 export class ProtobufWatchFrames {
   readonly #maxFrameBytes: number;
-  #pending: Uint8Array = new Uint8Array(0);
+  /** The start of a frame that has not arrived whole, in the chunks it came in. */
+  #pieces: Uint8Array[] = [];
+  #pieceBytes = 0;
+  /** The length of the frame in `#pieces` (its 4 bytes included), once they are there. */
+  #frameBytes = 0;
 
   /** A frame longer than `maxFrameBytes` is an error: no object of the API server is that big. */
   constructor(maxFrameBytes = 128 * 1024 * 1024) {
@@ -24,38 +30,70 @@ export class ProtobufWatchFrames {
 
   /** The frames completed by this chunk. */
   push(chunk: Uint8Array): Uint8Array[] {
-    // Watch events mostly come one per chunk: joining is the rare case.
     let bytes = chunk;
-    if (this.#pending.length > 0) {
-      bytes = new Uint8Array(this.#pending.length + chunk.length);
-      bytes.set(this.#pending);
-      bytes.set(chunk, this.#pending.length);
+    if (this.#pieceBytes > 0) {
+      this.#pieces.push(chunk);
+      this.#pieceBytes += chunk.length;
+      if (this.#frameBytes === 0 && this.#pieceBytes >= FRAME_HEADER_BYTES) {
+        this.#frameBytes = FRAME_HEADER_BYTES + this.#lengthAt(this.#joined(), 0);
+      }
+      if (this.#frameBytes === 0 || this.#pieceBytes < this.#frameBytes) return [];
+      bytes = this.#joined();
+      this.#pieces = [];
+      this.#pieceBytes = 0;
+      this.#frameBytes = 0;
     }
     const frames: Uint8Array[] = [];
     let at = 0;
     while (bytes.length - at >= FRAME_HEADER_BYTES) {
-      const length =
-        ((bytes[at] as number) << 24) |
-        ((bytes[at + 1] as number) << 16) |
-        ((bytes[at + 2] as number) << 8) |
-        (bytes[at + 3] as number);
-      // `<< 24` makes lengths of 2 GiB and more negative: too long either way.
-      if (length < 0 || length > this.#maxFrameBytes) {
-        throw new ProtobufError(`a watch frame of ${length >>> 0} bytes is past the limit`);
+      const length = this.#lengthAt(bytes, at);
+      if (bytes.length - at - FRAME_HEADER_BYTES < length) {
+        this.#frameBytes = FRAME_HEADER_BYTES + length;
+        break;
       }
-      if (bytes.length - at - FRAME_HEADER_BYTES < length) break;
       frames.push(bytes.subarray(at + FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES + length));
       at += FRAME_HEADER_BYTES + length;
     }
-    this.#pending = at === bytes.length ? new Uint8Array(0) : bytes.slice(at);
+    if (at < bytes.length) {
+      this.#pieces.push(bytes.subarray(at));
+      this.#pieceBytes = bytes.length - at;
+    }
     return frames;
   }
 
   /** Throws when the stream ended inside a frame. */
   end(): void {
-    if (this.#pending.length > 0) {
+    if (this.#pieceBytes > 0) {
       throw new ProtobufError("the watch stream ended inside a frame");
     }
+  }
+
+  /** The pieces as one array (the only piece itself when there is one), kept as `#pieces`. */
+  #joined(): Uint8Array {
+    if (this.#pieces.length > 1) {
+      const joined = new Uint8Array(this.#pieceBytes);
+      let offset = 0;
+      for (const piece of this.#pieces) {
+        joined.set(piece, offset);
+        offset += piece.length;
+      }
+      this.#pieces = [joined];
+    }
+    return this.#pieces[0] as Uint8Array;
+  }
+
+  /** The length a frame header at `at` gives, checked against the limit. */
+  #lengthAt(bytes: Uint8Array, at: number): number {
+    const length =
+      ((bytes[at] as number) << 24) |
+      ((bytes[at + 1] as number) << 16) |
+      ((bytes[at + 2] as number) << 8) |
+      (bytes[at + 3] as number);
+    // `<< 24` makes lengths of 2 GiB and more negative: too long either way.
+    if (length < 0 || length > this.#maxFrameBytes) {
+      throw new ProtobufError(`a watch frame of ${length >>> 0} bytes is past the limit`);
+    }
+    return length;
   }
 }
 
