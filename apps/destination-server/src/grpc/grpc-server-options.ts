@@ -28,6 +28,10 @@ export function grpcServerOptions(
 ): ServerOptions {
   const options: ServerOptions = {
     "grpc.max_receive_message_length": limits.maxReceiveMessageLength,
+    // The server offers no channelz service, so nothing could read what grpc-js would collect
+    // for it: per connection and per call trackers, a trace, and a clock read for every message
+    // sent (a tenth of accepting a call, in profiles of a storm of new Gets).
+    "grpc.enable_channelz": 0,
     interceptors: [requestAdmission(limits, onRefused)],
   };
   if (limits.maxConcurrentStreams > 0) {
