@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { ProcessCpu } from "./process-cpu.js";
 import { sleep } from "./scenarios/common.js";
 import { monotonicUs } from "./scenarios/profile-report.js";
 
@@ -102,6 +103,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
   child.stderr?.pipe(log);
   const pid = child.pid;
   if (pid === undefined) throw new Error(`bench: ${options.kind} server did not start`);
+  const cpu = new ProcessCpu(pid);
   let exited: string | undefined;
   const exit = new Promise<void>((resolve) =>
     child.once("exit", (code, signal) => {
@@ -154,7 +156,8 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     readyMainThreadCpuMs,
     spawnedAtUs,
     readyAtUs,
-    cpuMs: () => procCpuMs(pid),
+    // Deltas of a phase: to the nanosecond where the kernel keeps schedstat.
+    cpuMs: () => cpu.totalMs() ?? procCpuMs(pid),
     rssMb: () => procRssMb(pid),
     stop,
   };
@@ -170,17 +173,21 @@ async function isReady(adminPort: number): Promise<boolean> {
   }
 }
 
-/** utime + stime of `/proc/<pid>/stat`, in ms: every thread of the process. */
+/**
+ * utime + stime of `/proc/<pid>/stat`, in ms: every thread the process ever had, in 10 ms ticks.
+ * Absolute readings (CPU to ready) use it; deltas use `ProcessCpu`.
+ */
 export function procCpuMs(pid: number): number {
   return statCpuMs(`/proc/${pid}/stat`);
 }
 
 /**
- * utime + stime of the process's first thread alone, in ms. For node that is the JavaScript
- * thread; the rest of `procCpuMs` is V8's compiler and GC threads and libuv's pool.
+ * The CPU of the process's first thread alone, in ms (its schedstat run time, or utime + stime
+ * where there is none). For node that is the JavaScript thread; the rest of `procCpuMs` is V8's
+ * compiler and GC threads and libuv's pool.
  */
 export function mainThreadCpuMs(pid: number): number {
-  return statCpuMs(`/proc/${pid}/task/${pid}/stat`);
+  return new ProcessCpu(pid).mainThreadMs() ?? statCpuMs(`/proc/${pid}/task/${pid}/stat`);
 }
 
 /**
