@@ -1,6 +1,7 @@
 import { status as Status } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
 import type { StatusCode } from "../grpc/status-error.js";
+import { BatchedSeries } from "./batched-series.js";
 
 // go-grpc-prometheus names and labels, as upstream. Series appear on a method's first call, as
 // upstream's do: its pre-initialisation runs before the Destination service is registered.
@@ -36,25 +37,27 @@ export interface CallMetrics {
 
 /**
  * The series of one method, looked up once per method rather than per call. Calls started and
- * messages received and sent are added up here and handed to prom-client when it is read (the
- * counters' `collect`): its `inc` hashes and checks the labels each time, which showed in
- * profiles of fan-out, where every message sent counts.
+ * messages received and sent are batched (`BatchedSeries`): in fan-out every message sent
+ * counts. A series shows once something was counted in it, as upstream's do.
  */
 class MethodSeries {
+  readonly started: BatchedSeries;
+  readonly received: BatchedSeries;
+  readonly sent: BatchedSeries;
   readonly seconds: Histogram.Internal<LabelName>;
-  started = 0;
-  received = 0;
-  sent = 0;
 
   constructor(
     readonly labels: Record<LabelName, string>,
     histogram: Histogram<LabelName>,
   ) {
+    this.started = new BatchedSeries(labels);
+    this.received = new BatchedSeries(labels);
+    this.sent = new BatchedSeries(labels);
     this.seconds = histogram.labels(labels);
   }
 }
 
-type Tally = "started" | "received" | "sent";
+type Batched = "started" | "received" | "sent";
 
 export class GrpcServerMetrics {
   readonly #handled: Counter<LabelName | "grpc_code">;
@@ -64,28 +67,28 @@ export class GrpcServerMetrics {
   constructor(registry: Registry) {
     const registers = [registry];
     const methods = this.#methods;
-    const tallied = (tally: Tally, name: string, help: string) =>
+    const batchedCounter = (batched: Batched, name: string, help: string) =>
       new Counter({
         name,
         help,
         labelNames: LABELS,
         registers,
         collect() {
-          for (const series of methods.values()) {
-            if (series[tally] === 0) continue;
-            this.inc(series.labels, series[tally]);
-            series[tally] = 0;
-          }
+          for (const series of methods.values()) series[batched].flushInto(this);
         },
       });
-    // Kept by the registry; each reads the tallies when scraped.
-    tallied("started", "grpc_server_started_total", "Total number of RPCs started on the server.");
-    tallied(
+    // Kept by the registry; each hands its batched series over when scraped.
+    batchedCounter(
+      "started",
+      "grpc_server_started_total",
+      "Total number of RPCs started on the server.",
+    );
+    batchedCounter(
       "received",
       "grpc_server_msg_received_total",
       "Total number of RPC stream messages received on the server.",
     );
-    tallied(
+    batchedCounter(
       "sent",
       "grpc_server_msg_sent_total",
       "Total number of gRPC stream messages sent by the server.",
@@ -108,14 +111,12 @@ export class GrpcServerMetrics {
   /** Counts a started server-streaming call and its one request message. */
   start(service: string, method: string): CallMetrics {
     const series = this.#seriesOf(service, method);
-    series.started++;
-    series.received++;
+    series.started.inc();
+    series.received.inc();
     const startedAt = process.hrtime.bigint();
     let done = false;
     return {
-      sent: () => {
-        series.sent++;
-      },
+      sent: () => series.sent.inc(),
       handled: (code) => {
         if (done) return;
         done = true;

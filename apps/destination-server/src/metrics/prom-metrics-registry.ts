@@ -1,5 +1,4 @@
 import type {
-  BoundCounter,
   CounterMetric,
   GaugeMetric,
   HistogramMetric,
@@ -8,38 +7,9 @@ import type {
 } from "@destination/core";
 import { labelKey } from "@destination/core";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { BatchedSeries } from "./batched-series.js";
 
 type Collect = () => readonly { labels: MetricLabels; value: number }[];
-
-/**
- * A bound counter series whose increments are added up here and handed to prom-client when the
- * counter is read: prom-client hashes and checks the label set on every `inc`, which cost more
- * than the rest of handling a watch event or sending a message (BENCHMARKS.md, "Cost per kind
- * of change"). The value stays prom-client's; this only holds what it has not been told yet.
- */
-class BatchedSeries implements BoundCounter {
-  readonly key: string;
-  #pending = 0;
-
-  constructor(readonly labels: MetricLabels) {
-    this.key = labelKey(labels);
-  }
-
-  inc(by = 1): void {
-    this.#pending += by;
-  }
-
-  flushInto(counter: Counter): void {
-    if (this.#pending === 0) return;
-    counter.inc(this.labels, this.#pending);
-    this.#pending = 0;
-  }
-
-  /** The series was removed: what it had not handed over goes with it (later ones count anew). */
-  drop(): void {
-    this.#pending = 0;
-  }
-}
 
 /**
  * The packages' metrics seam backed by prom-client. Asking twice for one name returns the same
