@@ -11,7 +11,7 @@ export default defineConfig([
     // Both builds write into dist/ at once: the build script empties it first instead.
     clean: false,
     sourcemap: true,
-    target: "node20",
+    target: "node24",
   },
   {
     // The binary's entry (`bin/destination-server.js` imports `dist/main.js`). The workspace
@@ -21,7 +21,7 @@ export default defineConfig([
     entry: ["src/main.ts"],
     format: ["esm"],
     platform: "node",
-    target: "node20",
+    target: "node24",
     sourcemap: true,
     noExternal: [/^@destination\//, /^@kubernetes\/client-node(\/|$)/],
     // Bundled CommonJS dependencies of client-node call require(); an ES module has none.
