@@ -77,7 +77,7 @@ describe("streams per connection", () => {
     expect(await advertisedMaxStreams(server.grpcPort)).toBe(10_000);
   });
 
-  it("holds a connection's third stream until one of two ends, with a cap of 2", async () => {
+  it("holds a connection's third stream at a cap of 2; once one ends, the connection serves again", async () => {
     server = await startTestServer({ cluster: webCluster(), maxConcurrentStreams: 2 });
     expect(await advertisedMaxStreams(server.grpcPort)).toBe(2);
     const client = oneConnection(server.grpcPort);
@@ -85,22 +85,37 @@ describe("streams per connection", () => {
     const first = get(client, WEB);
     const second = get(client, WEB);
     await Promise.all([first.next(), second.next()]);
+    // The client holds the third stream: nothing answers it while two are open.
     const third = get(client, WEB);
-    const order: string[] = [];
-    const thirdFirst = third.next().then((message) => {
-      order.push("third answered");
-      return message;
+    let thirdSettled = false;
+    const thirdOutcome = third.next().then(
+      (message) => ({ message }),
+      (error: unknown) => ({ error }),
+    );
+    void thirdOutcome.then(() => {
+      thirdSettled = true;
     });
     // Another connection is not held back by this one's cap.
     const other = get(server.client, WEB);
     await other.next();
     other.cancel();
-    order.push("first cancelled");
+    expect(thirdSettled).toBe(false);
     first.cancel();
-    expect(await thirdFirst).toHaveProperty("add");
-    expect(order).toEqual(["first cancelled", "third answered"]);
-    second.cancel();
+    // The held stream leaves with the reset that freed its slot, in one write. Node 24 and later
+    // count the reset stream until its close callback has run, so the server may refuse the held
+    // stream (RESOURCE_EXHAUSTED, from HTTP/2 ENHANCE_YOUR_CALM); Node 20 served it. Either way
+    // the connection stays usable: the next stream is served.
+    const outcome = await thirdOutcome;
+    if ("error" in outcome) {
+      expect(String(outcome.error)).toMatch(/stream ended \(8 /);
+    } else {
+      expect(outcome.message).toHaveProperty("add");
+    }
     third.cancel();
+    const fourth = get(client, WEB);
+    expect(await fourth.next()).toHaveProperty("add");
+    second.cancel();
+    fourth.cancel();
   });
 });
 
