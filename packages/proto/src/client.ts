@@ -36,3 +36,10 @@ export const DestinationClient = grpc.makeGenericClientConstructor(
   DestinationService,
   "io.linkerd.proxy.destination.Destination",
 ) as unknown as DestinationClientConstructor;
+
+/**
+ * grpc-js' credentials, from the copy this client is built on: the client checks them with
+ * `instanceof`, so credentials from another copy of grpc-js would be refused.
+ * `new DestinationClient(addr, credentials.createInsecure())` needs no other package.
+ */
+export { credentials } from "@grpc/grpc-js";
