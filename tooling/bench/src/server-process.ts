@@ -219,3 +219,20 @@ export function procRssMb(pid: number): number {
   const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
+
+/**
+ * Ours only: V8's heap spaces (committed MiB, by space) and node's external memory, read from
+ * prom-client's default metrics on `/metrics`. Says where an RSS goes.
+ */
+export async function heapSpacesMb(adminPort: number): Promise<Record<string, number>> {
+  const res = await fetch(`http://127.0.0.1:${adminPort}/metrics`);
+  const text = await res.text();
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const space = /^nodejs_heap_space_size_total_bytes\{space="(\w+)"\} (\S+)/.exec(line);
+    if (space !== null) out[space[1] as string] = Number(space[2]) / 2 ** 20;
+    const external = /^nodejs_external_memory_bytes (\S+)/.exec(line);
+    if (external !== null) out.external = Number(external[1]) / 2 ** 20;
+  }
+  return out;
+}

@@ -35,6 +35,7 @@ import { machineBusyPercentSince, machineCpu } from "../machine-cpu.js";
 import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import {
+  heapSpacesMb,
   mainThreadCpuMs,
   mainThreadRunQueueWaitMs,
   type ServerKind,
@@ -211,6 +212,14 @@ async function onePass(
   try {
     await sleep(SETTLE_MS);
     const idleRssMb = server.rssMb();
+    if (kind === "ours") {
+      const spaces = Object.entries(await heapSpacesMb(server.adminPort))
+        .filter(([, mb]) => mb >= 0.5)
+        .map(([space, mb]) => `${space} ${mb.toFixed(1)}`);
+      process.stderr.write(
+        `cluster ${kind}: idle rss ${idleRssMb.toFixed(0)} MiB, heap MiB: ${spaces.join(", ")}\n`,
+      );
+    }
     const pool = new ClientPool(server.grpcPort, plan.connections);
     try {
       await pool.ready();
