@@ -18,7 +18,7 @@ export default defineConfig([
     // packages and `@kubernetes/client-node` are bundled so that client-node is tree-shaken to
     // what its KubeConfig reaches: its index alone loads every generated API client, seconds of
     // a start (server README, "What a start loads"). npm dependencies otherwise stay imports.
-    entry: ["src/main.ts"],
+    entry: { main: "src/main.ts", "node-flags": "src/runtime/node-flags.ts" },
     format: ["esm"],
     platform: "node",
     target: "node24",
