@@ -8,12 +8,14 @@
 # production dependencies into /out, so the runtime stage holds no sources, no dev tools and no
 # pnpm. See deploy/README.md.
 
-# One node version for both stages, so the runtime runs what the build tested.
-ARG NODE_VERSION=20.20.2
+# One node version for both stages, so the runtime runs what the build tested: the shipped line,
+# the one tooling/node-runtime runs the workspace on.
+ARG NODE_VERSION=26.12.1
 
 FROM node:${NODE_VERSION}-bookworm AS build
 RUN npm i -g pnpm@12.4.2
-ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+# The image's node is the shipped line already: scripts use it, not tooling/node-runtime's copy.
+ENV TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 DESTINATION_NODE_LINE=system
 WORKDIR /src
 # Downloads depend on the lockfile alone, so this layer is reused while only sources change.
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
@@ -30,4 +32,6 @@ COPY --from=build /out /app
 # stay root-owned: the server only reads them.
 USER 2103:2103
 EXPOSE 8086 9996
+# The binary adds its own node flags (apps/destination-server README, "Node flags") by
+# re-executing itself in place; DESTINATION_NODE_FLAGS replaces them.
 ENTRYPOINT ["node", "/app/bin/destination-server.js"]
