@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as yaml from "yaml";
 import { parseManifest } from "./manifests/manifest-documents.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";
 import { objectProblem } from "./object-validation.js";
@@ -61,7 +62,7 @@ describe("validation of arbitrary input", () => {
     );
     fc.assert(
       fc.property(text, fc.constantFrom("yaml" as const, "json" as const), (input, format) => {
-        for (const { kind, object: parsed } of parseManifest(input, format).objects) {
+        for (const { kind, object: parsed } of parseManifest(input, format, yaml).objects) {
           expect(objectProblem(kind, parsed)).toBeUndefined();
         }
       }),

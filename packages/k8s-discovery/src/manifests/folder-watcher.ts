@@ -1,6 +1,6 @@
 import { basename, resolve } from "node:path";
 import { type Clock, type Logger, systemClock, unrefTimer } from "@destination/core";
-import { type FSWatcher, watch } from "chokidar";
+import type { FSWatcher, watch } from "chokidar";
 
 export interface FolderWatcherOptions {
   /** The folder whose tree is watched. */
@@ -47,11 +47,15 @@ export class FolderWatcher {
   #firstEventAt: number | undefined;
   #closed = false;
 
-  constructor(options: FolderWatcherOptions) {
+  /**
+   * `watchTree` is chokidar's `watch`, imported by the owner when it starts rather than with
+   * this package (README, "Import cost").
+   */
+  constructor(options: FolderWatcherOptions, watchTree: typeof watch) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
     if (options.pollMs > 0) this.#poll(options.pollMs);
-    const watcher = watch(options.dir, {
+    const watcher = watchTree(options.dir, {
       ignoreInitial: true,
       ignored: ignoredUnder(options.dir),
       followSymlinks: true,

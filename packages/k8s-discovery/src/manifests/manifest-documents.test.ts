@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import * as yaml from "yaml";
 import { describeLocation, parseManifest } from "./manifest-documents.js";
 
 const names = (text: string, format: "yaml" | "json" = "yaml") =>
-  parseManifest(text, format).objects.map(
+  parseManifest(text, format, yaml).objects.map(
     (o) => `${o.kind} ${o.object.metadata.namespace ?? ""}/${o.object.metadata.name}`,
   );
 
@@ -26,7 +27,7 @@ items:
     const podList = `{"apiVersion":"v1","kind":"PodList","metadata":{},"items":[{"metadata":{"name":"c","namespace":"shop"}}]}`;
     expect(names(list)).toEqual(["Pod shop/a", "Service shop/b"]);
     expect(names(podList, "json")).toEqual(["Pod shop/c"]);
-    expect(parseManifest(podList, "json").objects[0]?.object).toMatchObject({
+    expect(parseManifest(podList, "json", yaml).objects[0]?.object).toMatchObject({
       apiVersion: "v1",
       kind: "Pod",
     });
@@ -36,6 +37,7 @@ items:
     const parsed = parseManifest(
       "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkind: [Pod\n",
       "yaml",
+      yaml,
     );
     expect(parsed.status).toBe("unreadable");
     expect(parsed.objects).toEqual([]);
@@ -45,7 +47,7 @@ items:
   });
 
   it("marks invalid JSON unreadable", () => {
-    const parsed = parseManifest('{"kind": "Pod",', "json");
+    const parsed = parseManifest('{"kind": "Pod",', "json", yaml);
     expect(parsed.status).toBe("unreadable");
     expect(parsed.problems[0]?.location).toEqual({ document: 1 });
   });
@@ -60,6 +62,7 @@ items:
         "apiVersion: v1\nkind: Pod\nmetadata: {name: ok}",
       ].join("\n---\n"),
       "yaml",
+      yaml,
     );
     expect(parsed.status).toBe("ok");
     expect(parsed.problems.map((p) => `${describeLocation(p.location)}: ${p.reason}`)).toEqual([
@@ -80,6 +83,7 @@ items:
         "apiVersion: policy.linkerd.io/v1beta1\nkind: Server\nmetadata: {name: older-version}",
       ].join("\n---\n"),
       "yaml",
+      yaml,
     );
     expect(parsed.ignored.map((i) => `${i.apiVersion} ${i.kind}`)).toEqual([
       "apps/v1 Deployment",
@@ -90,9 +94,9 @@ items:
   });
 
   it("reports an empty or comment-only file as empty", () => {
-    expect(parseManifest("", "yaml").status).toBe("empty");
-    expect(parseManifest("# nothing yet\n---\n", "yaml").status).toBe("empty");
-    expect(parseManifest("  \n", "json").status).toBe("empty");
+    expect(parseManifest("", "yaml", yaml).status).toBe("empty");
+    expect(parseManifest("# nothing yet\n---\n", "yaml", yaml).status).toBe("empty");
+    expect(parseManifest("  \n", "json", yaml).status).toBe("empty");
   });
 
   it("stores objects as an API server would: default namespace, metadata-only kinds, host ports", () => {
@@ -103,6 +107,7 @@ items:
         "apiVersion: v1\nkind: Node\nmetadata: {name: n1, namespace: ignored}",
       ].join("\n---\n"),
       "yaml",
+      yaml,
     );
     const [pod, rs, node] = parsed.objects.map((o) => o.object);
     expect(pod?.metadata.namespace).toBe("default");

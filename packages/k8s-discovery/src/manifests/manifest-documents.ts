@@ -1,5 +1,5 @@
 import type { Container, KubeObject, Pod } from "@destination/core";
-import { parseAllDocuments } from "yaml";
+import type { parseAllDocuments } from "yaml";
 import { toObjectMetadata } from "../object-metadata.js";
 import { describeObject, objectProblem } from "../object-validation.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
@@ -50,9 +50,21 @@ interface Collected {
   problems: ManifestProblem[];
 }
 
+/**
+ * The YAML reader: the `yaml` package, passed in by whoever imported it, so that importing this
+ * package does not load it (README, "Import cost").
+ */
+export interface YamlReader {
+  readonly parseAllDocuments: typeof parseAllDocuments;
+}
+
 /** Parses a manifest file: multi-document YAML, or one JSON value; `List` kinds are unpacked. */
-export function parseManifest(text: string, format: "yaml" | "json"): ParsedManifest {
-  const documents = format === "json" ? jsonDocuments(text) : yamlDocuments(text);
+export function parseManifest(
+  text: string,
+  format: "yaml" | "json",
+  yaml: YamlReader,
+): ParsedManifest {
+  const documents = format === "json" ? jsonDocuments(text) : yamlDocuments(text, yaml);
   if ("error" in documents) {
     return { status: "unreadable", objects: [], ignored: [], problems: [documents.error] };
   }
@@ -66,8 +78,11 @@ export function parseManifest(text: string, format: "yaml" | "json"): ParsedMani
   return { status: present === 0 ? "empty" : "ok", ...result };
 }
 
-function yamlDocuments(text: string): { values: unknown[] } | { error: ManifestProblem } {
-  const docs = parseAllDocuments(text, { prettyErrors: true, merge: true });
+function yamlDocuments(
+  text: string,
+  yaml: YamlReader,
+): { values: unknown[] } | { error: ManifestProblem } {
+  const docs = yaml.parseAllDocuments(text, { prettyErrors: true, merge: true });
   const values: unknown[] = [];
   for (const [index, doc] of (Array.isArray(docs) ? docs : []).entries()) {
     const location = { document: index + 1 };

@@ -9,7 +9,12 @@ import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
 import type { ResourceKind } from "../resource-kind.js";
 import { FolderWatcher } from "./folder-watcher.js";
 import { ManifestDefinitions } from "./manifest-definitions.js";
-import { describeLocation, type ParsedManifest, parseManifest } from "./manifest-documents.js";
+import {
+  describeLocation,
+  type ParsedManifest,
+  parseManifest,
+  type YamlReader,
+} from "./manifest-documents.js";
 import {
   listManifestFiles,
   type ManifestFile,
@@ -91,6 +96,8 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   readonly #published = new Map<string, { content: string; kind: ResourceKind; obj: KubeObject }>();
   #reportedConflicts = new Map<string, string>();
   #watcher: FolderWatcher | undefined;
+  /** The `yaml` package, imported by `start()`. */
+  #yaml: YamlReader | undefined;
   #stopResync: () => void = () => {};
   #confirmTimer: unknown;
   #scanning: Promise<void> | undefined;
@@ -130,16 +137,28 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
   async start(): Promise<void> {
     if (this.#started) throw new Error("the manifests cluster was already started");
     this.#started = true;
-    if (this.#watch) {
-      this.#watcher = new FolderWatcher({
-        dir: this.#dir,
-        debounceMs: this.#debounceMs,
-        maxWaitMs: this.#debounceMs * MAX_WAIT_DEBOUNCES,
-        pollMs: this.#pollMs,
-        logger: this.#logger,
-        onChange: () => void this.#requestScan(),
-        clock: this.#clock,
-      });
+    // The YAML parser and the watcher's library are imported now, not with the package.
+    const [yaml, chokidar] = await Promise.all([
+      import("yaml"),
+      this.#watch ? import("chokidar") : undefined,
+    ]);
+    // `yaml` is CommonJS: its exports object is the default export, both in node and once
+    // bundled (a bundle's dynamic-import chunk of a CommonJS module has only the default).
+    this.#yaml = yaml.default;
+    if (this.#stopped) return;
+    if (chokidar !== undefined) {
+      this.#watcher = new FolderWatcher(
+        {
+          dir: this.#dir,
+          debounceMs: this.#debounceMs,
+          maxWaitMs: this.#debounceMs * MAX_WAIT_DEBOUNCES,
+          pollMs: this.#pollMs,
+          logger: this.#logger,
+          onChange: () => void this.#requestScan(),
+          clock: this.#clock,
+        },
+        chokidar.watch,
+      );
     }
     const initial = this.#scan(true);
     this.#scanning = initial;
@@ -248,7 +267,8 @@ class ManifestsBackend extends MemoryBackedCluster implements ManifestsCluster {
     if (state.digest === digest && state.vanishingSince === undefined) return;
     const isNewText = state.digest !== digest;
     state.digest = digest;
-    const parsed = parseManifest(text, file.format);
+    if (this.#yaml === undefined) throw new Error("manifests read before start()");
+    const parsed = parseManifest(text, file.format, this.#yaml);
     if (parsed.status === "unreadable") {
       state.failing = true;
       state.vanishingSince = undefined;
