@@ -12,6 +12,7 @@ import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
+import { remoteClusterFactoryFor } from "./multicluster/remote-cluster-factory-for.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 
 /** A running server. */
@@ -113,13 +114,19 @@ export async function startDestinationServer(
   };
 
   try {
-    const opened = openCluster(options, metrics, logger);
+    const opened = await openCluster(options, metrics, logger);
     logger.info("serving", { source: opened.description });
     if (opened.owned) cleanups.push(() => opened.cluster.stop());
     const { cluster } = opened;
+    const remoteClusterFactory = await remoteClusterFactoryFor(cluster, options, metrics);
     // Every watcher registers its cache handlers now, before the caches start, so none misses
     // an event.
-    const destination = createDestinationContextOn(cluster, options, registry, metrics);
+    const destination = createDestinationContextOn(
+      cluster,
+      { ...options, remoteClusterFactory },
+      registry,
+      metrics,
+    );
     cleanups.push(() => destination.close());
     const ctx = destination.context;
 

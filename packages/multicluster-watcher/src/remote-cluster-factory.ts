@@ -1,5 +1,5 @@
 import { type Logger, type MetricsRegistry, silentLogger } from "@destination/core";
-import { clusterMetrics, createKubeCluster, type ResourceKind } from "@destination/k8s-discovery";
+import { clusterMetrics, loadKubeBackend, type ResourceKind } from "@destination/k8s-discovery";
 import type { RemoteClusterFactory } from "./cluster-store.js";
 
 /** What a remote cluster caches: no ExternalWorkloads, Jobs, Nodes or profiles. */
@@ -12,13 +12,18 @@ const REMOTE_KINDS: readonly ResourceKind[] = [
   "ReplicaSet",
 ];
 
-/** The default: a Kubernetes API cluster reached with the link Secret's kubeconfig. */
-export function kubeRemoteClusterFactory(options: {
+/**
+ * The default: a Kubernetes API cluster reached with the link Secret's kubeconfig. It resolves
+ * once k8s-discovery's cluster backend is loaded (client-node with it, which importing this
+ * package does not load), so that the store can then create clusters synchronously.
+ */
+export async function kubeRemoteClusterFactory(options: {
   readonly enableEndpointSlices: boolean;
   readonly metrics: MetricsRegistry;
   /** The logger of one remote cluster's caches. */
   readonly logger?: (cluster: string) => Logger;
-}): RemoteClusterFactory {
+}): Promise<RemoteClusterFactory> {
+  const { createKubeCluster } = await loadKubeBackend();
   return (name, kubeconfigYaml) =>
     createKubeCluster({
       kubeconfigYaml,

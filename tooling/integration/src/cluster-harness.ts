@@ -61,7 +61,7 @@ export async function makeClusterHarness(
   await clearCluster(ctx);
   await api.apply(...(initial as KubeObject[]));
   const proxy = await CutProxy.start(Number(new URL(env.server).port));
-  const cluster = createKubeCluster({
+  const cluster = await createKubeCluster({
     kubeconfigPath: proxy.writeKubeconfig(env),
     enableEndpointSlices: true,
     resyncMs: 0,

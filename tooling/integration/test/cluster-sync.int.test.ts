@@ -50,7 +50,7 @@ describe("kinds without objects (real kube-apiserver)", () => {
 
   it("syncs the cluster backend on an empty cluster", async () => {
     if (!ctx) throw new Error("no API server");
-    const cluster: KubeCluster = createKubeCluster({
+    const cluster: KubeCluster = await createKubeCluster({
       kubeconfigPath: ctx.env.kubeconfigPath,
       enableEndpointSlices: true,
       resyncMs: 0,

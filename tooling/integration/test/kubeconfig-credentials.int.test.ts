@@ -110,7 +110,7 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     vi.stubEnv("KUBERNETES_SERVICE_PORT", String(via.port));
 
     const cluster = await started(
-      createKubeCluster({
+      await createKubeCluster({
         inCluster: true,
         serviceAccountPathPrefix: root,
         enableEndpointSlices: true,
@@ -177,7 +177,7 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     present(alice);
     const startedAt = new Date();
     const cluster = await started(
-      createKubeCluster({
+      await createKubeCluster({
         kubeconfigYaml,
         enableEndpointSlices: true,
         resyncMs: 0,

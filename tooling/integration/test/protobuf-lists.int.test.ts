@@ -181,7 +181,7 @@ beforeAll(async () => {
     `/api/v1/namespaces/${NS}/pods/meshed?gracePeriodSeconds=30`,
   );
   expect(res.status).toBe(200);
-  cluster = createKubeCluster({
+  cluster = await createKubeCluster({
     kubeconfigPath: ctx.env.kubeconfigPath,
     enableEndpointSlices: true,
     resyncMs: 0,

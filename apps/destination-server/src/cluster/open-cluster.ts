@@ -24,12 +24,15 @@ export interface OpenedCluster {
   readonly description: string;
 }
 
-/** The cluster to serve: the one given, a folder of manifests, or a Kubernetes API server. */
-export function openCluster(
+/**
+ * The cluster to serve: the one given, a folder of manifests, or a Kubernetes API server (whose
+ * backend, client-node with it, is loaded only then).
+ */
+export async function openCluster(
   source: ClusterSource,
   metrics: MetricsRegistry,
   logger: ServerLogger,
-): OpenedCluster {
+): Promise<OpenedCluster> {
   if (source.cluster !== undefined) {
     return { cluster: source.cluster, owned: false, description: "in-process cluster" };
   }
@@ -42,7 +45,7 @@ export function openCluster(
     });
     return { cluster, owned: true, description: `manifests in ${source.manifests}` };
   }
-  const cluster = createKubeCluster({
+  const cluster = await createKubeCluster({
     ...(source.kubeconfig !== undefined ? { kubeconfigPath: source.kubeconfig } : {}),
     ...(source.kubeContext !== undefined ? { context: source.kubeContext } : {}),
     enableEndpointSlices: source.enableEndpointSlices,

@@ -4,7 +4,7 @@ import { type Cluster, registerCacheSizeMetrics } from "@destination/k8s-discove
 import {
   ClusterStore,
   FederatedServices,
-  kubeRemoteClusterFactory,
+  type RemoteClusterFactory,
 } from "@destination/multicluster";
 import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
@@ -76,6 +76,15 @@ export function createDestinationContext(
 }
 
 /**
+ * The factory when none is given: without one the store links no cluster, as link Secrets reach
+ * it only through `startDestinationServer`, which passes the Kubernetes one when it reads them
+ * (a factory of its own would load client-node on every context).
+ */
+const linksNoClusters: RemoteClusterFactory = (name) => {
+  throw new Error(`cannot link cluster ${name}: no remoteClusterFactory was given`);
+};
+
+/**
  * Builds the watchers, translations and stream bookkeeping of the Destination service on a
  * cluster. Call it before `cluster.start()`: every watcher registers its cache handlers here,
  * so none misses an event; serve only once `cluster.whenSynced()` has resolved.
@@ -88,13 +97,7 @@ export function createDestinationContextOn(
 ): DestinationContextHandle {
   const { logger } = options;
   const clusterStore = new ClusterStore({
-    factory:
-      options.remoteClusterFactory ??
-      kubeRemoteClusterFactory({
-        enableEndpointSlices: options.enableEndpointSlices,
-        metrics,
-        logger: (name) => logger.child({ component: "k8s", cluster: name }),
-      }),
+    factory: options.remoteClusterFactory ?? linksNoClusters,
     enableEndpointSlices: options.enableEndpointSlices,
     enableIPv6: options.enableIpv6,
     syncTimeoutMs: options.cacheSyncTimeoutMs,
