@@ -90,6 +90,11 @@ function workspacePackages() {
   return found;
 }
 
+/** The main entry's file from the repository root, as a person would type it. */
+function entryPath(pkg) {
+  return `${pkg.folder}/${pkg.entry.replace(/^\.\//, "")}`;
+}
+
 function runChild(source, pkg) {
   return new Promise((resolvePromise, reject) => {
     // Run from the package's folder: `import(name)` then resolves through its own `exports`
@@ -179,7 +184,7 @@ if (args.only.length > 0) {
 }
 const unbuilt = packages.filter((p) => !existsSync(join(p.dir, p.entry)));
 if (unbuilt.length > 0) {
-  fail(`not built (run pnpm build): ${unbuilt.map((p) => `${p.folder}/${p.entry}`).join(", ")}`);
+  fail(`not built (run pnpm build): ${unbuilt.map(entryPath).join(", ")}`);
 }
 
 const times = new Map(packages.map((p) => [p.name, []]));
@@ -192,7 +197,7 @@ for (const pkg of packages) {
   const runsMs = times.get(pkg.name);
   results.push({
     name: pkg.name,
-    entry: `${pkg.folder}/${pkg.entry.replace(/^\.\//, "")}`,
+    entry: entryPath(pkg),
     medianMs: median(runsMs),
     runsMs,
     modules: summarizeModules(urls, allPackages),
