@@ -2,13 +2,11 @@
 import { type CliCommand, parseCommandLine, UsageError } from "./args/parse-command-line.js";
 import { CliFailure } from "./cli-failure.js";
 import type { CliIo } from "./cli-io.js";
-import { runDiagnose } from "./commands/diagnose-command.js";
-import { runEndpoints } from "./commands/endpoints-command.js";
-import { runGet } from "./commands/get-command.js";
-import { runProfile } from "./commands/profile-command.js";
 import { ExitCode } from "./exit-code.js";
 import { cliVersion } from "./version.js";
 
+// Each command is imported when it runs: they bring gRPC and YAML, which neither `help`, a usage
+// error nor an import of this package needs (README, "Import cost").
 async function dispatch(command: CliCommand, io: CliIo): Promise<ExitCode> {
   switch (command.kind) {
     case "help":
@@ -18,13 +16,13 @@ async function dispatch(command: CliCommand, io: CliIo): Promise<ExitCode> {
       io.stdout.write(`dst ${cliVersion}\n`);
       return ExitCode.ok;
     case "get":
-      return runGet(command, io);
+      return (await import("./commands/get-command.js")).runGet(command, io);
     case "profile":
-      return runProfile(command, io);
+      return (await import("./commands/profile-command.js")).runProfile(command, io);
     case "endpoints":
-      return runEndpoints(command, io);
+      return (await import("./commands/endpoints-command.js")).runEndpoints(command, io);
     case "diagnose":
-      return runDiagnose(command, io);
+      return (await import("./commands/diagnose-command.js")).runDiagnose(command, io);
   }
 }
 
