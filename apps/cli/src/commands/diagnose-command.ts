@@ -8,7 +8,7 @@ import { fetchEndpointsReport } from "../diagnose/admin-endpoints.js";
 import type { ServiceAuthority } from "../diagnose/service-authority.js";
 import { ExitCode } from "../exit-code.js";
 import { formatDiagnosis } from "../render/diagnosis-view.js";
-import { formatJsonValue } from "../render/message-output.js";
+import { machineOutput } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
 
 export interface DiagnoseCommand {
@@ -27,7 +27,7 @@ export async function runDiagnose(command: DiagnoseCommand, io: CliIo): Promise<
   if (command.output === "table") {
     io.stdout.write(formatDiagnosis(report, command.service, stylesFor(io)));
   } else {
-    io.stdout.write(formatJsonValue(json as JsonValue, command.output));
+    io.stdout.write((await machineOutput(command.output)).value(json as JsonValue));
   }
   return ExitCode.ok;
 }

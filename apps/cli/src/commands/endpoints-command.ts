@@ -7,7 +7,7 @@ import { EndpointSet } from "../endpoints/endpoint-set.js";
 import { ExitCode } from "../exit-code.js";
 import { DestinationConnection, type StreamEnd } from "../grpc/destination-connection.js";
 import { type EndpointTableRow, formatEndpointTable } from "../render/endpoint-table.js";
-import { formatJsonValue, messageJson } from "../render/message-output.js";
+import { machineOutput, messageJson } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
 import { InterruptGuard } from "./interrupt-guard.js";
 import { SERVER_CLOSED_NOTE } from "./stream-exit.js";
@@ -59,12 +59,13 @@ export async function runEndpoints(command: EndpointsCommand, io: CliIo): Promis
     // When every authority failed there is no table, only the errors below.
     if (succeeded.length > 0) io.stdout.write(endpointsTable(succeeded, io));
   } else {
+    const machine = await machineOutput(options.output);
     for (const { authority, update } of succeeded) {
       const value: JsonValue =
         update === undefined
           ? { authority }
           : { authority, update: messageJson(UpdateSchema, update) };
-      io.stdout.write(formatJsonValue(value, options.output));
+      io.stdout.write(machine.value(value));
     }
   }
 

@@ -7,7 +7,7 @@ import type { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { formatDurationMs } from "../render/duration-text.js";
 import { formatEndpointTable } from "../render/endpoint-table.js";
-import { formatMessage } from "../render/message-output.js";
+import { machineOutput } from "../render/message-output.js";
 import { type Styles, stylesFor } from "../render/styles.js";
 import { LiveScreen } from "../terminal/live-screen.js";
 import { InterruptGuard } from "./interrupt-guard.js";
@@ -31,6 +31,8 @@ function heading(authority: string, view: EndpointSetView, styles: Styles, note?
 
 export async function runGet(command: GetCommand, io: CliIo): Promise<ExitCode> {
   const { authority, once, options } = command;
+  // Before the connection and the interrupt guard, which the finally below releases.
+  const machine = options.output === "table" ? undefined : await machineOutput(options.output);
   const styles = stylesFor(io);
   const screen = new LiveScreen(io);
   const endpoints = new EndpointSet();
@@ -48,8 +50,8 @@ export async function runGet(command: GetCommand, io: CliIo): Promise<ExitCode> 
     const stream = guard.track(
       connection.open("get", authority, options.contextToken, {
         onMessage(update: Update) {
-          if (options.output === "table") showTable(endpoints.apply(update));
-          else io.stdout.write(formatMessage(UpdateSchema, update, options.output));
+          if (machine === undefined) showTable(endpoints.apply(update));
+          else io.stdout.write(machine.message(UpdateSchema, update));
           if (once) stream.cancel();
         },
         onQuiet() {

@@ -5,7 +5,7 @@ import type { CliIo } from "../cli-io.js";
 import { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { formatDurationMs } from "../render/duration-text.js";
-import { formatMessage } from "../render/message-output.js";
+import { machineOutput } from "../render/message-output.js";
 import { formatProfile } from "../render/profile-view.js";
 import { stylesFor } from "../render/styles.js";
 import { LiveScreen } from "../terminal/live-screen.js";
@@ -20,6 +20,8 @@ export interface ProfileCommand {
 
 export async function runProfile(command: ProfileCommand, io: CliIo): Promise<ExitCode> {
   const { authority, once, options } = command;
+  // Before the connection and the interrupt guard, which the finally below releases.
+  const machine = options.output === "table" ? undefined : await machineOutput(options.output);
   const styles = stylesFor(io);
   const screen = new LiveScreen(io);
   const connection = new DestinationConnection(options.addr, options.timeoutMs);
@@ -32,8 +34,8 @@ export async function runProfile(command: ProfileCommand, io: CliIo): Promise<Ex
       connection.open("getProfile", authority, options.contextToken, {
         onMessage(profile: DestinationProfile) {
           updates += 1;
-          if (options.output !== "table") {
-            io.stdout.write(formatMessage(DestinationProfileSchema, profile, options.output));
+          if (machine !== undefined) {
+            io.stdout.write(machine.message(DestinationProfileSchema, profile));
           } else if (once) {
             io.stdout.write(formatProfile(profile, styles));
           } else {

@@ -2,13 +2,13 @@ import { UpdateSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { addUpdate, meshedPod } from "../testing/sample-messages.js";
-import { formatMessage, messageJson } from "./message-output.js";
+import { machineOutput, messageJson } from "./message-output.js";
 
-describe("formatMessage", () => {
+describe("machineOutput", () => {
   const update = addUpdate([meshedPod]);
 
-  it("writes the proto JSON on one line, with a readable address beside each numeric one", () => {
-    const line = formatMessage(UpdateSchema, update, "json");
+  it("writes the proto JSON on one line, with a readable address beside each numeric one", async () => {
+    const line = (await machineOutput("json")).message(UpdateSchema, update);
     expect(line.endsWith("\n")).toBe(true);
     expect(line.slice(0, -1)).not.toContain("\n");
     expect(line).toBe(`${JSON.stringify(messageJson(UpdateSchema, update))}\n`);
@@ -24,9 +24,9 @@ describe("formatMessage", () => {
     });
   });
 
-  it("writes one YAML document per message holding the same JSON value", () => {
-    const text =
-      formatMessage(UpdateSchema, update, "yaml") + formatMessage(UpdateSchema, update, "yaml");
+  it("writes one YAML document per message holding the same JSON value", async () => {
+    const yaml = await machineOutput("yaml");
+    const text = yaml.message(UpdateSchema, update) + yaml.message(UpdateSchema, update);
     const documents = parseAllDocuments(text).map((doc) => doc.toJS());
     expect(documents).toEqual([
       messageJson(UpdateSchema, update),
