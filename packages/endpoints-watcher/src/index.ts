@@ -1,5 +1,5 @@
 // Besides the watcher, this entry re-exports what a program needs to run one with this package
-// alone (README, "Example"): the listener's types, and the clusters to watch, from a Kubernetes
+// alone (README, "Install"): the listener's types, and the clusters to watch, from a Kubernetes
 // API server, a folder of manifests or memory.
 export type { Address, AddressSet, EndpointsListener } from "@destination/core";
 export type {

@@ -38,7 +38,17 @@ const EXTERNAL_PROGRAMS: Readonly<Record<string, string>> = {
 };
 
 /** Shell builtins and plain utilities: nothing to check beyond their file arguments. */
-const SHELL_PROGRAMS = new Set(["export", "echo", "cat", "true", "false", "set", "unset", "ls"]);
+const SHELL_PROGRAMS = new Set([
+  "export",
+  "echo",
+  "cat",
+  "true",
+  "false",
+  "set",
+  "unset",
+  "ls",
+  "mkdir",
+]);
 
 /**
  * Checks commands in document order; a `cd` carries over to the later commands of its block, and
