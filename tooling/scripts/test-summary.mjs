@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON reports (unit, e2e, integration, proxy) into one closing line, so a
-// run of the whole workspace ends with the count of tests that ran, per package and in total.
+// Sums every package's vitest JSON reports (unit, e2e, integration, registry, hostile, proxy) into
+// one closing line, so a run of the whole workspace ends with the count of tests that ran, per
+// package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -15,6 +16,7 @@ for (const group of ["packages", "apps", "tooling"]) {
       [".vitest-e2e-report.json", " (e2e)"],
       [".vitest-proxy-report.json", " (proxy)"],
       [".vitest-hostile-report.json", " (hostile)"],
+      [".vitest-registry-report.json", " (registry)"],
     ]) {
       const report = join(dir, name, file);
       if (!existsSync(report)) continue;
