@@ -34,6 +34,12 @@ async function main(): Promise<void> {
     return;
   }
   const logger = createServerLogger({ level: commandLine.logLevel, format: commandLine.logFormat });
+  // Which node and flags: what an operator checks first when memory or CPU looks off.
+  logger.info("starting", {
+    version: VERSION,
+    node: process.version,
+    nodeFlags: process.execArgv.join(" "),
+  });
   const options = await commandLine.options(logger);
 
   let server: RunningDestinationServer | undefined;
