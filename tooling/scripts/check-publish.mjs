@@ -108,6 +108,10 @@ async function check(pkg, packDir) {
   const tarball = JSON.parse(stdout).filename;
   const { stdout: packedJson } = await run("tar", ["-xOzf", tarball, "package/package.json"]);
   problems.push(...packedProblems(JSON.parse(packedJson)));
+  const { stdout: listing } = await run("tar", ["-tzf", tarball]);
+  for (const legal of ["package/LICENSE", "package/NOTICE"]) {
+    if (!listing.split("\n").includes(legal)) problems.push(`the tarball has no ${legal.slice(8)}`);
+  }
   const tools = [
     [bin("publint"), ["run", tarball, "--strict"]],
     [bin("attw"), [tarball, "--profile", "esm-only", "--format", "ascii", "--no-color"]],
