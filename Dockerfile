@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The destination-server image that deploy/deployment.yaml runs:
 #
-#   docker build -t destination-server:0.1.0 .
+#   docker build -t destination-server:0.2.0 .
 #
 # The build stage installs the whole workspace and builds the server with the workspace packages
 # it depends on. `pnpm deploy` then copies the server, those packages' built files and the
