@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { eventually } from "@destination/vitest-config/eventually";
 import { describe, expect, it } from "vitest";
-import { endGroup, groupMembers, runToCompletion, spawnInGroup } from "./process-group.js";
+import { groupMembers, runToCompletion, spawnInGroup } from "./process-group.js";
 
 /** A node process that starts an idle child, prints the child's pid, and idles too. */
 const PARENT_OF_IDLE_CHILD = `
@@ -33,11 +33,22 @@ describe("process groups", () => {
     });
     expect(groupMembers(pgid).map((m) => m.pid)).toEqual(expect.arrayContaining([pgid, childPid]));
 
-    await endGroup(proc);
+    await proc.stop();
 
     expect((await proc.exited).signal).toBe("SIGTERM");
     await eventually(() => expect(alive(childPid)).toBe(false));
     expect(groupMembers(pgid)).toEqual([]);
+  });
+
+  it("waits for a line of output, and fails with the output when the command exits without it", async () => {
+    const proc = spawnInGroup(
+      [process.execPath, "-e", "console.error('warming up'); console.log('ready on 8080')"],
+      { cwd: process.cwd() },
+    );
+    expect((await proc.waitFor(/ready on (\d+)/, 60_000))[1]).toBe("8080");
+    await expect(proc.waitFor(/never printed/, 60_000, { in: "output" })).rejects.toThrow(
+      /exited before printing \/never printed\/:\n[\s\S]*warming up/,
+    );
   });
 
   it("reports a timeout when the command does not end by itself", async () => {

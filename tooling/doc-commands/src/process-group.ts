@@ -1,28 +1,49 @@
 /**
- * Commands run in a process group of their own, so that a timeout can end everything they
- * started (pnpm → sh → node) by that one group id, and nothing else.
+ * Commands run in a process group of their own, so that a timeout or the end of a test can end
+ * everything they started (pnpm → sh → node, npm → node) by that one group id, and nothing else.
+ * tooling/registry-e2e runs its processes with this too (the `./process-group` entry).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** Output kept per command: enough to show why it failed. */
-const KEPT_OUTPUT = 256 * 1024;
+const KEPT_OUTPUT = 512 * 1024;
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
 
 export interface GroupProcess {
   readonly child: ChildProcess;
+  readonly argv: readonly string[];
   /** stdout and stderr as they arrived, the newest KEPT_OUTPUT characters. */
   output(): string;
   stdout(): string;
   /** Resolves once the first process exited and its pipes closed. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Calls `listener` on every chunk of output (and now, with what arrived so far). */
-  onOutput(listener: () => void): () => void;
+  readonly exited: Promise<Exit>;
+  /**
+   * Resolves with the first match of `pattern` in stdout (or in stdout and stderr, `in: "output"`);
+   * rejects, with the output, at the deadline or the exit.
+   */
+  waitFor(
+    pattern: RegExp,
+    timeoutMs: number,
+    where?: { in: "stdout" | "output" },
+  ): Promise<RegExpExecArray>;
+  /**
+   * SIGTERM to the group, then SIGKILL to what is left after `graceMs`. Also ends what the first
+   * process left running after it exited.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
-export function spawnInGroup(
-  argv: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): GroupProcess {
+export interface SpawnOptions {
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export function spawnInGroup(argv: readonly string[], options: SpawnOptions): GroupProcess {
   const [file, ...args] = argv;
   if (file === undefined) throw new Error("spawnInGroup: empty argv");
   const child = spawn(file, args, {
@@ -33,38 +54,79 @@ export function spawnInGroup(
   });
   let output = "";
   let stdout = "";
+  let done = false;
+  // Waiters, told of every chunk and of the exit.
   const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const append = (chunk: Buffer, toStdout: boolean) => {
     const text = chunk.toString("utf8");
     output = (output + text).slice(-KEPT_OUTPUT);
     if (toStdout) stdout = (stdout + text).slice(-KEPT_OUTPUT);
-    for (const listener of listeners) listener();
+    notify();
   };
   child.stdout?.on("data", (c: Buffer) => append(c, true));
   child.stderr?.on("data", (c: Buffer) => append(c, false));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+  const exited = new Promise<Exit>((resolve) => {
     child.on("error", (err) => {
       output += `\n${err.message}\n`;
+      done = true;
       resolve({ code: null, signal: null });
+      notify();
     });
-    child.on("close", (code, signal) => resolve({ code, signal }));
+    child.on("close", (code, signal) => {
+      done = true;
+      resolve({ code, signal });
+      notify();
+    });
   });
   return {
     child,
+    argv,
     output: () => output,
     stdout: () => stdout,
     exited,
-    onOutput(listener) {
-      listeners.add(listener);
-      listener();
-      return () => listeners.delete(listener);
+    waitFor(pattern, timeoutMs, where = { in: "stdout" }) {
+      return new Promise((resolve, reject) => {
+        const finish = (error?: Error, match?: RegExpExecArray) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          if (match !== undefined) resolve(match);
+          else reject(error);
+        };
+        const check = () => {
+          const match = pattern.exec(where.in === "stdout" ? stdout : output);
+          if (match !== null) finish(undefined, match);
+          else if (done) {
+            finish(
+              new Error(`${describeArgv(argv)} exited before printing ${pattern}:\n${output}`),
+            );
+          }
+        };
+        const timer = setTimeout(() => {
+          const error = `${describeArgv(argv)} printed no ${pattern} within ${timeoutMs} ms`;
+          finish(new Error(`${error}:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      });
+    },
+    async stop(graceMs = 5000) {
+      const pgid = child.pid;
+      if (pgid === undefined) return;
+      if (!signalGroup(pgid, "SIGTERM")) return;
+      const deadline = Date.now() + graceMs;
+      // The first process's exit where /proc is missing, the whole group where it is.
+      while (Date.now() < deadline && (!done || groupMembers(pgid).length > 0)) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      signalGroup(pgid, "SIGKILL");
     },
   };
 }
 
-export interface Completed {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
+export interface Completed extends Exit {
   readonly timedOut: boolean;
   readonly output: string;
   readonly stdout: string;
@@ -74,19 +136,19 @@ export interface Completed {
 /** Runs argv to its end, or ends its group after timeoutMs (SIGTERM, then SIGKILL). */
 export async function runToCompletion(
   argv: readonly string[],
-  options: { cwd: string; timeoutMs: number; env?: NodeJS.ProcessEnv },
+  options: SpawnOptions & { readonly timeoutMs: number },
 ): Promise<Completed> {
   const started = performance.now();
   const proc = spawnInGroup(argv, options);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    void endGroup(proc);
+    void proc.stop();
   }, options.timeoutMs);
   const { code, signal } = await proc.exited;
   clearTimeout(timer);
   // Whatever the command left running (a server it started) goes with it.
-  await endGroup(proc);
+  await proc.stop();
   return {
     code,
     signal,
@@ -97,16 +159,9 @@ export async function runToCompletion(
   };
 }
 
-/** SIGTERM to the group, SIGKILL to what is left after a grace period. */
-export async function endGroup(proc: GroupProcess, graceMs = 5000): Promise<void> {
-  const pgid = proc.child.pid;
-  if (pgid === undefined) return;
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && groupMembers(pgid).length > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  signalGroup(pgid, "SIGKILL");
+/** argv as a shell line, for messages: words quoted only where needed. */
+export function describeArgv(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
 }
 
 /** False when the group has no process left. */

@@ -2,13 +2,7 @@
  * The README's first command for real: `pnpm start` serves the example manifests, `/ready`
  * answers, `dst get` sees an Add and `dst profile` a profile, and SIGTERM stops it with exit 0.
  */
-import {
-  endGroup,
-  type GroupProcess,
-  groupMembers,
-  runToCompletion,
-  spawnInGroup,
-} from "./process-group.js";
+import { type GroupProcess, groupMembers, runToCompletion, spawnInGroup } from "./process-group.js";
 
 export interface RunContext {
   readonly root: string;
@@ -37,11 +31,12 @@ export async function startAndQuery(context: RunContext): Promise<RunOutcome> {
   );
   const fail = (detail: string): RunOutcome => ({ ok: false, detail, output: server.output() });
   try {
-    const ports = await waitForOutput(
-      server,
-      /msg="ready" grpcPort=(\d+) adminPort=(\d+)/,
-      deadline,
-    );
+    const ports = await server
+      .waitFor(/msg="ready" grpcPort=(\d+) adminPort=(\d+)/, Math.max(0, deadline - Date.now()), {
+        in: "output",
+      })
+      // fail() below says what is missing and shows the output.
+      .catch(() => undefined);
     if (ports === undefined) return fail("pnpm start: no ready line before the deadline");
     const [, grpcPort, adminPort] = ports;
     if (!(await pollReady(`http://127.0.0.1:${adminPort}/ready`, deadline))) {
@@ -78,7 +73,7 @@ export async function startAndQuery(context: RunContext): Promise<RunOutcome> {
       detail: `/ready 200; dst get: Add of ${addresses}; dst profile: ${fqn}; SIGTERM: ${stopped.detail}`,
     };
   } finally {
-    await endGroup(server);
+    await server.stop();
   }
 }
 
@@ -110,32 +105,6 @@ async function stopServer(
   return exit.code === 0 || exit.signal === "SIGTERM"
     ? { ok: true, detail: `ended by ${exit.signal ?? "exit 0"}` }
     : { ok: false, detail: `pnpm start exited ${exit.code ?? exit.signal} after SIGTERM` };
-}
-
-/** Resolves with the first match in the output, or undefined at the deadline or the exit. */
-function waitForOutput(
-  proc: GroupProcess,
-  pattern: RegExp,
-  deadline: number,
-): Promise<RegExpExecArray | undefined> {
-  return new Promise((resolve) => {
-    let done = false;
-    let unsubscribe: (() => void) | undefined;
-    const finish = (value: RegExpExecArray | undefined) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      unsubscribe?.();
-      resolve(value);
-    };
-    const timer = setTimeout(() => finish(undefined), Math.max(0, deadline - Date.now()));
-    void proc.exited.then(() => finish(pattern.exec(proc.output()) ?? undefined));
-    unsubscribe = proc.onOutput(() => {
-      const match = pattern.exec(proc.output());
-      if (match) finish(match);
-    });
-    if (done) unsubscribe();
-  });
 }
 
 async function pollReady(url: string, deadline: number): Promise<boolean> {

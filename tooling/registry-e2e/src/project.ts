@@ -2,7 +2,8 @@
 // from the local registry with npm or pnpm, files written, the type checker and node run in it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Completed, runOk, type Started, start } from "./processes.js";
+import { type GroupProcess, spawnInGroup } from "@destination/doc-commands/process-group";
+import { type Completed, runOk } from "./processes.js";
 import { rootPin } from "./workspace.js";
 
 export type Client = "npm" | "pnpm";
@@ -16,7 +17,7 @@ export interface Project {
   /** The project's own `tsc` with these arguments; fails with its output unless it exits 0. */
   tsc(args: readonly string[]): Promise<Completed>;
   /** `node FILE ARGS…` in the project: the Node under test, with `extraEnv` added. */
-  node(args: readonly string[], extraEnv?: NodeJS.ProcessEnv): Started;
+  node(args: readonly string[], extraEnv?: NodeJS.ProcessEnv): GroupProcess;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function createProject(
       });
     },
     node(args, extraEnv = {}) {
-      return start([process.execPath, ...args], { cwd: dir, env: { ...env, ...extraEnv } });
+      return spawnInGroup([process.execPath, ...args], { cwd: dir, env: { ...env, ...extraEnv } });
     },
   };
 }

@@ -5,7 +5,7 @@
 import { accessSync, constants, mkdirSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Started, start } from "./processes.js";
+import { type GroupProcess, spawnInGroup } from "@destination/doc-commands/process-group";
 
 /** The registry third-party packages come from; `REGISTRY_E2E_UPLINK` replaces it. */
 export const DEFAULT_UPLINK = "https://registry.npmjs.org/";
@@ -17,7 +17,7 @@ export interface LocalRegistry {
   readonly url: string;
   /** The token of the user that publishes. */
   readonly token: string;
-  readonly process: Started;
+  readonly process: GroupProcess;
   stop(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export async function startRegistry(dir: string, uplink = DEFAULT_UPLINK): Promi
   // JSON is YAML: Verdaccio reads this file as its config.yaml.
   const configPath = join(dir, "config.yaml");
   writeFileSync(configPath, JSON.stringify(config, null, 2));
-  const proc = start([process.execPath, LAUNCHER, configPath], { cwd: dir });
+  const proc = spawnInGroup([process.execPath, LAUNCHER, configPath], { cwd: dir });
   const match = await proc.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/)/, 60_000);
   const url = match[1] as string;
   try {

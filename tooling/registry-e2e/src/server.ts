@@ -3,7 +3,7 @@
 // talks to, or the published one through npx, which `npx @destination/cli` talks to.
 import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Started, start } from "./processes.js";
+import { type GroupProcess, spawnInGroup } from "@destination/doc-commands/process-group";
 import { ROOT } from "./workspace.js";
 
 export interface RunningServer {
@@ -11,7 +11,7 @@ export interface RunningServer {
   readonly addr: string;
   /** The folder it serves: write a manifest here to change what it answers. */
   readonly manifests: string;
-  readonly process: Started;
+  readonly process: GroupProcess;
   stop(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export async function startServer(
     "--metrics-addr",
     "127.0.0.1:0",
   ];
-  const proc = start([...program, ...flags], {
+  const proc = spawnInGroup([...program, ...flags], {
     cwd: dir,
     ...(how === "workspace" ? {} : { env: how.env }),
   });

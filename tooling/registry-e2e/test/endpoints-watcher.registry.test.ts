@@ -5,19 +5,11 @@
 import { join } from "node:path";
 import { type KubeEnv, startKubeEnv } from "@destination/k8s-env";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Client, createProject } from "../src/project.js";
-import {
-  ROOT,
-  readmeExample,
-  readmeInstall,
-  readmeOutput,
-  readmeTypecheck,
-  workspacePackage,
-} from "../src/workspace.js";
+import type { Client } from "../src/project.js";
+import { installReadmeExample, interruptExample } from "../src/readme-example.js";
+import { readmeOutput } from "../src/workspace.js";
 
 const registry = inject("registry");
-const pkg = workspacePackage("@destination/endpoints-watcher");
-const README = join(ROOT, pkg.dir, "README.md");
 
 /** The Service of the README's output, `default/web:80`, targeting port 8080 of its endpoints. */
 const SERVICE = {
@@ -57,17 +49,11 @@ afterAll(async () => {
 describe.each<Client>(["npm", "pnpm"])("%s, in a project of its own", (client) => {
   it("installs the package alone, type-checks the README example and runs it", async () => {
     const env = kube as KubeEnv;
-    const install = readmeInstall(README);
-    expect(install).toEqual([pkg.name]);
-    const project = await createProject(
-      join(registry.dir, `endpoints-watcher-${client}`),
-      client,
-      install,
-      registry.env,
+    const { project, readme } = await installReadmeExample(
+      "@destination/endpoints-watcher",
+      "watch.mts",
+      { dir: join(registry.dir, `endpoints-watcher-${client}`), client, env: registry.env },
     );
-    expect(project.installedManifest(pkg.name).version).toBe(pkg.version);
-    project.write("watch.mts", readmeExample(README, "watch.mts"));
-    await project.tsc(readmeTypecheck(README));
 
     await env.apply([slice("10.1.0.1")]);
     const example = project.node(["watch.mts", "default", "web", "80"], {
@@ -78,14 +64,9 @@ describe.each<Client>(["npm", "pnpm"])("%s, in a project of its own", (client) =
       // The one endpoint replaced by two: the adds come first, then the remove.
       await env.apply([slice("10.1.0.2", "10.1.0.3")]);
       await example.waitFor(/^- 10\.1\.0\.1:8080$/m, 60_000);
-      example.child.kill("SIGINT");
-      const exit = await Promise.race([
-        example.exited,
-        new Promise((resolve) => setTimeout(() => resolve("still running"), 15_000)),
-      ]);
-      expect(exit, `after Ctrl-C:\n${example.output()}`).toEqual({ code: 0, signal: null });
+      await interruptExample(example);
       expect(example.stdout().trimEnd().split("\n")).toEqual(
-        readmeOutput(README, "watch.mts prints"),
+        readmeOutput(readme, "watch.mts prints"),
       );
     } finally {
       await example.stop();
