@@ -52,9 +52,10 @@ describe("pnpm release, pointed at the local registry", () => {
     expect(manifest.engines).toEqual({ node: ">=24" });
     expect(manifest.dist.tarball.startsWith(registry.url)).toBe(true);
     for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
-      // pnpm publish writes the workspace package's version for `workspace:*`.
+      // pnpm publish writes `^` and the workspace package's version for `workspace:^`, so a
+      // user's install can share one copy of a sibling between packages.
       const sibling = packages.find((p) => p.name === name);
-      expect(range, name).toBe(sibling === undefined ? range : sibling.version);
+      expect(range, name).toBe(sibling === undefined ? range : `^${sibling.version}`);
       expect(range, name).not.toMatch(/^workspace:/);
     }
     const exported = JSON.stringify(manifest.exports);
