@@ -43,7 +43,8 @@ describe("the destination-server binary", () => {
     [["--nope"], "flag provided but not defined: -nope"],
     [["-enable-ipv6=perhaps"], 'invalid value "perhaps" for flag -enable-ipv6: parse error'],
     [["--meshed-http2-client-params", "{"], undefined],
-    [["--log-format=xml"], undefined],
+    [["--log-level=loud"], undefined],
+    [["controller", "-addr=:0"], 'unknown subcommand "controller": the only one is destination'],
     [["--addr"], "flag needs an argument: -addr"],
   ])("refuses %j with one line and a non-zero exit", async (args, message) => {
     const run = await runBinary(args);

@@ -122,6 +122,68 @@ describe("parseCommandLine", () => {
     });
   });
 
+  // Upstream (linkerd-controller destination) starts with plain logs for `xml`, `JSON` or ``.
+  it("logs plain text for an unknown format, with a warning", async () => {
+    for (const format of ["xml", "JSON", ""]) {
+      expect(parseCommandLine([`-log-format=${format}`]).logFormat).toBe("text");
+      const { logs } = await optionsOf([`-log-format=${format}`, "-cluster-domain=x"]);
+      expect(logs.filter((l) => l.msg.includes("-log-format"))).toEqual([
+        expect.objectContaining({ level: "warn" }),
+      ]);
+    }
+  });
+
+  // Upstream takes `WARNING`, `Debug` and `PANIC` and is fatal on `bogus`, ` info` and ``.
+  it("reads -log-level as logrus does", () => {
+    expect(parseCommandLine(["-log-level=WARNING"]).logLevel).toBe("warn");
+    expect(parseCommandLine(["-log-level=Debug"]).logLevel).toBe("debug");
+    expect(parseCommandLine(["-log-level=PANIC"]).logLevel).toBe("panic");
+    for (const level of ["bogus", " info", ""]) {
+      expect(failure([`-log-level=${level}`])).toBe(
+        `invalid value "${level}" for flag -log-level: unknown level`,
+      );
+    }
+  });
+
+  it("takes upstream's leading destination subcommand", async () => {
+    const { options } = await optionsOf(["destination", "-addr=:9000", "-enable-ipv6=false"]);
+    expect([options.addr, options.enableIpv6]).toEqual([":9000", false]);
+    expect(() => parseCommandLine(["destination", "-h"])).toThrow(HelpRequested);
+    expect(failure(["identity", "-addr=:9000"])).toBe(
+      'unknown subcommand "identity": the only one is destination',
+    );
+    // Only the first word may be the subcommand.
+    expect(failure(["-addr=:9000", "destination"])).toBe("unexpected argument: destination");
+    expect(failure(["destination", "destination"])).toMatch(/destination/);
+  });
+
+  it("warns once for each ignored flag set away from its default, naming it", async () => {
+    const quiet = await optionsOf([
+      "-enable-pprof=false",
+      "-export-queue-metrics=true",
+      "-trace-collector=",
+      "-cluster-domain=x",
+      "-identity-trust-domain=x",
+    ]);
+    expect(quiet.logs).toEqual([]);
+    const { logs } = await optionsOf([
+      "-enable-pprof=true",
+      "-trace-collector=collector:55678",
+      "-export-queue-metrics=false",
+      "-kube-apiclient-qps=5",
+      "-kube-apiclient-burst=10",
+      "-cluster-domain=x",
+      "-identity-trust-domain=x",
+    ]);
+    expect(logs.map((l) => [l.level, l.msg.split(" ")[0]])).toEqual([
+      ["warn", "-enable-pprof=true"],
+      ["warn", "-trace-collector=collector:55678"],
+      ["warn", "-export-queue-metrics=false"],
+      ["warn", "-kube-apiclient-qps=5"],
+      ["warn", "-kube-apiclient-burst=10"],
+    ]);
+  });
+
   it("reads the gRPC limits", async () => {
     const { options } = await optionsOf([
       "--grpc-max-concurrent-streams=0",
@@ -180,7 +242,6 @@ describe("parseCommandLine", () => {
       /^invalid value for flag -meshed-http2-client-params: invalid JSON/,
     );
     expect(failure(["--log-level=loud"])).toMatch(/-log-level/);
-    expect(failure(["--log-format=xml"])).toMatch(/-log-format/);
     expect(failure(["--addr=nope"])).toMatch(/^invalid value "nope" for flag -addr/);
     expect(failure(["--metrics-addr=:70000"])).toMatch(/-metrics-addr/);
     expect(failure(["--grpc-min-ping-interval=10"])).toMatch(/-grpc-min-ping-interval/);

@@ -1,16 +1,21 @@
 import { parseDefaultOpaquePorts } from "@destination/core";
-import { type FlagValues, parseGoDuration, parseGoFlags } from "@destination/go-compat";
-import type { ServerLogger } from "../logging/server-logger.js";
-import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
+import {
+  defaultFlagValues,
+  type FlagValues,
+  parseGoDuration,
+  parseGoFlags,
+} from "@destination/go-compat";
+import type { LogFormat, LogLevel, ServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions } from "../server-options.js";
+import { ConfigError } from "./config-error.js";
 import { parseHttp2ClientParams } from "./http2-client-params.js";
+import { warnIgnoredFlags } from "./ignored-flags.js";
 import { parseListenAddress } from "./listen-address.js";
+import { parseLogFormatFlag, parseLogLevelFlag } from "./log-flags.js";
 import { SERVER_FLAGS } from "./server-flags.js";
+import { withoutSubcommand } from "./subcommand.js";
 
-/** A flag value the server cannot start with; the message is the one line printed. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
+export { ConfigError };
 
 /** What the command line asks for, before anything starts. */
 export interface CommandLine {
@@ -42,18 +47,15 @@ function durationFlag(values: FlagValues, name: string): number {
  * with a one-line message for anything the server cannot start with.
  */
 export function parseCommandLine(args: readonly string[]): CommandLine {
-  const values = parseGoFlags(SERVER_FLAGS, args);
+  const values = parseGoFlags(SERVER_FLAGS, withoutSubcommand(args));
   const str = (name: string) => String(values[name]);
   const bool = (name: string) => values[name] === true;
 
-  const logLevel = str("log-level");
-  if (!isLogLevel(logLevel)) {
-    throw new ConfigError(`invalid value "${logLevel}" for flag -log-level: unknown level`);
+  const logLevel = parseLogLevelFlag(str("log-level"));
+  if (logLevel === undefined) {
+    throw new ConfigError(`invalid value "${str("log-level")}" for flag -log-level: unknown level`);
   }
-  const format = str("log-format");
-  if (!["plain", "text", "json"].includes(format)) {
-    throw new ConfigError(`invalid value "${format}" for flag -log-format: use plain or json`);
-  }
+  const logFormat = parseLogFormatFlag(str("log-format"));
   for (const name of ["addr", "metrics-addr"]) {
     try {
       parseListenAddress(str(name));
@@ -114,8 +116,12 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   return {
     version: bool("version"),
     logLevel,
-    logFormat: format === "json" ? "json" : "text",
+    logFormat: logFormat.format,
     options: async (logger) => {
+      if (!logFormat.known) {
+        logger.warn(`unknown -log-format "${str("log-format")}", using plain`);
+      }
+      warnIgnoredFlags(values, defaultFlagValues(SERVER_FLAGS), logger);
       const orDefault = (name: string) => {
         if (str(name) !== "") return str(name);
         logger.warn(`expected -${name} to be set, using cluster.local`);

@@ -112,13 +112,13 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     name: "log-level",
     kind: "string",
     default: "info",
-    usage: "log level: panic, fatal, error, warn, info, debug or trace",
+    usage: "log level: panic, fatal, error, warn (warning), info, debug or trace; any case",
   },
   {
     name: "log-format",
     kind: "string",
     default: "plain",
-    usage: "log format: plain (text) or json",
+    usage: "log format: json, or plain for any other value",
   },
   { name: "version", kind: "bool", default: "false", usage: "print the version and exit" },
   // Added by this implementation.

@@ -1,0 +1,32 @@
+import type { LogFormat, LogLevel } from "../logging/server-logger.js";
+
+/**
+ * What logrus' ParseLevel accepts (upstream parses `-log-level` with it): the names in any
+ * case, and `warning` for `warn`. Undefined for anything else, which upstream refuses.
+ */
+export function parseLogLevelFlag(text: string): LogLevel | undefined {
+  const name = text.toLowerCase();
+  switch (name) {
+    case "panic":
+    case "fatal":
+    case "error":
+    case "info":
+    case "debug":
+    case "trace":
+    case "warn":
+      return name;
+    case "warning":
+      return "warn";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Upstream logs JSON for exactly `json` and plain text for every other value (`JSON`, `xml`,
+ * empty), without complaint; `known` says whether the value was one of the documented ones.
+ */
+export function parseLogFormatFlag(text: string): { format: LogFormat; known: boolean } {
+  if (text === "json") return { format: "json", known: true };
+  return { format: "text", known: text === "plain" || text === "text" };
+}
