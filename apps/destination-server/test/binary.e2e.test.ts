@@ -5,6 +5,7 @@ import { DestinationClient } from "@destination/proto/client";
 import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CHART_MESHED_HTTP2_CLIENT_PARAMS } from "../src/config/server-flags.js";
 import { VERSION } from "../src/index.js";
 import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
@@ -53,6 +54,67 @@ describe("the destination-server binary", () => {
     expect(lines).toHaveLength(1);
     if (message !== undefined) expect(lines[0]).toBe(`destination-server: ${message}`);
     else expect(lines[0]).toMatch(/^destination-server: invalid value/);
+  });
+
+  it("starts with upstream's chart args, saying nothing about them", async () => {
+    folder = await ManifestFolder.create();
+    await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+    // The destination container's args in upstream's chart render (after `destination`); the
+    // addresses and log format after them are the test's, since the last value of a flag wins.
+    const chartArgs = [
+      "-addr=:8086",
+      "-controller-namespace=linkerd",
+      "-outbound-transport-mode=transport-header",
+      "-enable-h2-upgrade=true",
+      "-log-level=info",
+      "-log-format=plain",
+      "-enable-endpoint-slices=true",
+      "-cluster-domain=cluster.local",
+      "-identity-trust-domain=cluster.local",
+      "-default-opaque-ports=25,587,3306,4444,5432,6379,9300,11211",
+      "-enable-ipv6=false",
+      "-enable-pprof=false",
+      `--meshed-http2-client-params=${CHART_MESHED_HTTP2_CLIENT_PARAMS}`,
+    ];
+    const server = await spawnServer(
+      [
+        ...chartArgs,
+        "-addr=127.0.0.1:0",
+        "-metrics-addr=127.0.0.1:0",
+        "-log-format=json",
+        "--manifests",
+        folder.dir,
+      ],
+      { subcommand: "destination" },
+    );
+    server.child.kill("SIGTERM");
+    expect((await server.exit).code).toBe(0);
+    const levels = server
+      .logs()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => (JSON.parse(l) as { level: string }).level);
+    expect(levels.filter((l) => l !== "info" && l !== "debug")).toEqual([]);
+  });
+
+  it("warns once, naming it, for a flag it cannot honour", async () => {
+    folder = await ManifestFolder.create();
+    const server = await spawnServer(["--manifests", folder.dir, "-enable-pprof=true"], {
+      subcommand: "destination",
+    });
+    server.child.kill("SIGTERM");
+    await server.exit;
+    const lines = server
+      .logs()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { level: string; msg: string });
+    expect(lines.filter((l) => l.msg.includes("enable-pprof"))).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        msg: expect.stringMatching(/^-enable-pprof=true has no effect/),
+      }),
+    ]);
   });
 
   it("serves manifests without ever loading @kubernetes/client-node", async () => {

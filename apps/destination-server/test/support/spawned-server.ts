@@ -44,17 +44,19 @@ export interface SpawnedServer {
 
 /**
  * Starts the binary with JSON logs and resolves once its "ready" line names the ports.
- * `nodeArgs` go to node before the script; `env` is added to this process's environment.
+ * `nodeArgs` go to node before the script; `subcommand` is the binary's first argument; `env` is
+ * added to this process's environment.
  */
 export function spawnServer(
   args: string[],
-  options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+  options: { nodeArgs?: string[]; subcommand?: string; env?: Record<string, string> } = {},
 ): Promise<SpawnedServer> {
   const child = spawn(
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
       BIN,
+      ...(options.subcommand !== undefined ? [options.subcommand] : []),
       "--addr",
       "127.0.0.1:0",
       "--metrics-addr",
