@@ -107,6 +107,8 @@ describe("parseCommandLine", () => {
     );
   });
 
+  // Upstream does not refuse `-outbound-transport-mode=bogus` at startup either; it only forces
+  // opaque transport for exactly `transport-header`.
   it("maps an unknown transport mode to transparent with an error log", async () => {
     const { options, logs } = await optionsOf(["-outbound-transport-mode=bogus"]);
     expect(options.forceOpaqueTransport).toBe(false);
