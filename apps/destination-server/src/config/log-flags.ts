@@ -1,4 +1,4 @@
-import type { LogFormat, LogLevel } from "../logging/server-logger.js";
+import { isLogLevel, type LogFormat, type LogLevel } from "../logging/server-logger.js";
 
 /**
  * What logrus' ParseLevel accepts (upstream parses `-log-level` with it): the names in any
@@ -6,20 +6,8 @@ import type { LogFormat, LogLevel } from "../logging/server-logger.js";
  */
 export function parseLogLevelFlag(text: string): LogLevel | undefined {
   const name = text.toLowerCase();
-  switch (name) {
-    case "panic":
-    case "fatal":
-    case "error":
-    case "info":
-    case "debug":
-    case "trace":
-    case "warn":
-      return name;
-    case "warning":
-      return "warn";
-    default:
-      return undefined;
-  }
+  if (name === "warning") return "warn";
+  return isLogLevel(name) ? name : undefined;
 }
 
 /**
