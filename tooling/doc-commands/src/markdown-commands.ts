@@ -1,5 +1,7 @@
 /** The commands a Markdown file shows in its shell code blocks. */
 
+import { markdownCodeBlocks } from "./markdown-code-blocks.js";
+
 /** One command as a reader would copy it: continuation lines joined, the comment dropped. */
 export interface DocumentedCommand {
   /** The Markdown file, relative to the repository root. */
@@ -16,39 +18,20 @@ const SCRIPT_LANGUAGES = new Set(["sh", "bash", "shell", "zsh"]);
 /** Blocks of a session: commands follow a `$ ` prompt, the other lines are their output. */
 const SESSION_LANGUAGES = new Set(["console", "shell-session"]);
 
-const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
-
 export function extractDocumentedCommands(markdown: string, file: string): DocumentedCommand[] {
-  const lines = markdown.split(/\r?\n/);
   const commands: DocumentedCommand[] = [];
   let block = -1;
-  for (let i = 0; i < lines.length; i++) {
-    const open = FENCE.exec(lines[i] as string);
-    if (open === null) continue;
-    const fence = open[2] as string;
-    const language = (open[3] ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-    const end = closingFence(lines, i + 1, fence);
-    const body = lines.slice(i + 1, end);
+  for (const code of markdownCodeBlocks(markdown)) {
+    const language = code.info.split(/\s+/)[0]?.toLowerCase() ?? "";
     if (SCRIPT_LANGUAGES.has(language) || SESSION_LANGUAGES.has(language)) {
       block++;
       const session = SESSION_LANGUAGES.has(language);
-      for (const command of commandsOfBlock(body, session)) {
-        commands.push({ file, line: i + 2 + command.offset, block, text: command.text });
+      for (const command of commandsOfBlock(code.lines, session)) {
+        commands.push({ file, line: code.line + 1 + command.offset, block, text: command.text });
       }
     }
-    i = end;
   }
   return commands;
-}
-
-/** The line that closes a fence: the same character, at least as many times, nothing else. */
-function closingFence(lines: readonly string[], from: number, fence: string): number {
-  const char = fence[0] === "~" ? "~" : "`";
-  const closing = new RegExp(`^ {0,3}\\${char}{${fence.length},}\\s*$`);
-  for (let j = from; j < lines.length; j++) {
-    if (closing.test(lines[j] as string)) return j;
-  }
-  return lines.length;
 }
 
 function commandsOfBlock(

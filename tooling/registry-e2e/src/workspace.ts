@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { markdownCodeBlocks } from "@destination/doc-commands/markdown-code-blocks";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -58,22 +59,11 @@ export interface CodeBlock {
 }
 
 export function readmeBlocks(readme: string): CodeBlock[] {
-  const lines = readFileSync(readme, "utf8").split("\n");
-  const blocks: CodeBlock[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(.*)$/.exec(lines[i] as string);
-    if (open === null) continue;
-    const fence = open[1] as string;
-    let end = i + 1;
-    while (end < lines.length && !(lines[end] as string).startsWith(fence)) end++;
-    blocks.push({
-      info: (open[2] as string).trim(),
-      body: lines.slice(i + 1, end).join("\n"),
-      line: i + 1,
-    });
-    i = end;
-  }
-  return blocks;
+  return markdownCodeBlocks(readFileSync(readme, "utf8")).map(({ info, lines, line }) => ({
+    info,
+    body: lines.join("\n"),
+    line,
+  }));
 }
 
 /** The body of the README's code block titled `file` (```` ```ts title="watch.mts" ````). */
