@@ -16,12 +16,20 @@ export {
 export { informerLagSeconds, latestUpdateTime } from "./informer-lag.js";
 export type { ApiResource } from "./kube/api-resource.js";
 export type { BackoffPolicy } from "./kube/backoff.js";
-export type { KubeCluster, KubeClusterOptions, NamespacedWatch } from "./kube/kube-cluster.js";
+export { KubeApiError } from "./kube/kube-api-error.js";
+export type {
+  KubeApi,
+  KubeCluster,
+  KubeClusterOptions,
+  NamespacedWatch,
+} from "./kube/kube-cluster.js";
 export type { KubeConfig, KubeConfigSource } from "./kube/kube-config.js";
+export type { KubeRequest } from "./kube/kube-http.js";
 export type { KubeBackend } from "./kube/load-kube-backend.js";
 // The cluster backend is loaded when first asked for, not with this entry (README, "Import cost").
 export { createKubeCluster, loadKubeBackend, loadKubeConfig } from "./kube/load-kube-backend.js";
 export type { WatchStore } from "./kube/reflector.js";
+export type { KubeStatus } from "./kube/watch-event.js";
 export type { ManifestsCluster, ManifestsClusterOptions } from "./manifests/manifests-cluster.js";
 export { createManifestsCluster } from "./manifests/manifests-cluster.js";
 export type { IndexDefinition } from "./memory/memory-cache.js";

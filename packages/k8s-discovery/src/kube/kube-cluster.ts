@@ -19,7 +19,7 @@ import { checkApiAccess } from "./api-access.js";
 import { type ApiResource, METADATA_ACCEPT, objectPath } from "./api-resource.js";
 import type { BackoffPolicy } from "./backoff.js";
 import { type KubeConfig, type KubeConfigSource, loadKubeConfig } from "./kube-config.js";
-import { KubeHttpClient } from "./kube-http.js";
+import { KubeHttpClient, type KubeRequest } from "./kube-http.js";
 import { noopReflectorMetrics, Reflector, type WatchStore } from "./reflector.js";
 
 export interface KubeClusterOptions extends KubeConfigSource {
@@ -56,8 +56,20 @@ export interface NamespacedWatch {
   stop(): Promise<void>;
 }
 
+/**
+ * Requests of the caller's own to the cluster's API server, writes included, made by the client
+ * the list/watch loops use: the same agent, and the TLS options and credentials that client-node's
+ * `KubeConfig` applies to every request.
+ */
+export interface KubeApi {
+  /** The JSON body of a 2xx answer; anything else rejects with `KubeApiError`. */
+  json<T>(request: KubeRequest): Promise<T>;
+}
+
 /** A cluster backed by a Kubernetes API server. */
 export interface KubeCluster extends Cluster, SecretSource {
+  /** This cluster's API server, for requests beyond the caches (the ExternalWorkload controller's writes). */
+  readonly api: KubeApi;
   /**
    * Lists and watches one resource in one namespace into the caller's store, with the same
    * loop, backoff and relist rules as the caches of this cluster. This is where multicluster's
@@ -122,6 +134,10 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
         ...CRDS,
       ]),
     );
+  }
+
+  get api(): KubeApi {
+    return this.#client;
   }
 
   /** Known for sure once `start()` has resolved. */

@@ -2,13 +2,16 @@ import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
 import { isProtobuf } from "./api-resource.js";
+import { KubeApiError } from "./kube-api-error.js";
 import { apiServerOf, type KubeConfig } from "./kube-config.js";
 import { parseProtobufStatus } from "./protobuf-status.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
+export { KubeApiError };
+
 /** A request to the API server; `path` starts at `/api` or `/apis`. */
 export interface KubeRequest {
-  readonly method?: "GET" | "POST";
+  readonly method?: "GET" | "POST" | "PUT" | "DELETE";
   readonly path: string;
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   readonly accept?: string;
@@ -16,18 +19,6 @@ export interface KubeRequest {
   readonly signal?: AbortSignal;
   /** Abort when the whole exchange takes longer; requests other than watches get a default. */
   readonly timeoutMs?: number;
-}
-
-/** A response other than 2xx, with the server's `Status` when it sent one. */
-export class KubeApiError extends Error {
-  override readonly name = "KubeApiError";
-  constructor(
-    readonly statusCode: number,
-    readonly status: KubeStatus,
-    path: string,
-  ) {
-    super(`${path}: HTTP ${statusCode}${status.message ? `: ${status.message}` : ""}`);
-  }
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;

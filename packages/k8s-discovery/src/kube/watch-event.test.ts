@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isGone, parseWatchEvent, WatchEventDecodeError } from "./watch-event.js";
+import { isGone, parseWatchEvent, toStatus, WatchEventDecodeError } from "./watch-event.js";
 
 describe("parseWatchEvent", () => {
   it("reads object events with their object", () => {
@@ -58,5 +58,28 @@ describe("isGone", () => {
     expect(isGone({ reason: "Gone" })).toBe(true);
     expect(isGone({ code: 500, reason: "InternalError" })).toBe(false);
     expect(isGone({})).toBe(false);
+  });
+});
+
+describe("toStatus", () => {
+  it("keeps the type of each cause, as a refused create in a terminating namespace gives it", () => {
+    const status = toStatus({
+      kind: "Status",
+      code: 403,
+      reason: "Forbidden",
+      message:
+        'endpointslices "x" is forbidden: unable to create new content in namespace shop because it is being terminated',
+      details: {
+        causes: [{ type: "NamespaceTerminating", message: "namespace shop is being terminated" }],
+      },
+    });
+    expect(status).toEqual({
+      code: 403,
+      reason: "Forbidden",
+      message:
+        'endpointslices "x" is forbidden: unable to create new content in namespace shop because it is being terminated',
+      causes: ["NamespaceTerminating"],
+    });
+    expect(toStatus({ code: 404, details: { name: "x" } })).toEqual({ code: 404 });
   });
 });

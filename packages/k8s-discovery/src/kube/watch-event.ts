@@ -5,6 +5,8 @@ export interface KubeStatus {
   readonly code?: number;
   readonly reason?: string;
   readonly message?: string;
+  /** The `type` of each of `details.causes` (e.g. `NamespaceTerminating` on a refused create). */
+  readonly causes?: readonly string[];
 }
 
 /** One event of a watch stream, validated. */
@@ -66,7 +68,16 @@ export function toStatus(value: unknown): KubeStatus {
     ...(typeof value.code === "number" ? { code: value.code } : {}),
     ...(typeof value.reason === "string" ? { reason: value.reason } : {}),
     ...(typeof value.message === "string" ? { message: value.message } : {}),
+    ...causesOf(value.details),
   };
+}
+
+function causesOf(details: unknown): { causes?: string[] } {
+  if (!isRecord(details) || !Array.isArray(details.causes)) return {};
+  const causes = details.causes.flatMap((c) =>
+    isRecord(c) && typeof c.type === "string" ? [c.type] : [],
+  );
+  return causes.length > 0 ? { causes } : {};
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
