@@ -1,0 +1,3 @@
+import { defineTestConfig } from "@destination/vitest-config";
+
+export default defineTestConfig();
