@@ -10,6 +10,8 @@ const layers = {
   "packages/proto": [],
   // Cluster access.
   "packages/k8s-discovery": ["packages/core", "packages/go-compat"],
+  // Writes EndpointSlices for ExternalWorkloads, reading the cluster's caches.
+  "packages/external-workload-controller": ["packages/core", "packages/k8s-discovery"],
   // Watchers read the cluster and publish to listeners.
   "packages/endpoints-watcher": ["packages/core", "packages/go-compat", "packages/k8s-discovery"],
   "packages/pod-watcher": ["packages/core", "packages/go-compat", "packages/k8s-discovery"],
@@ -29,6 +31,7 @@ const layers = {
     "packages/proto",
     "packages/k8s-discovery",
     "packages/endpoints-watcher",
+    "packages/external-workload-controller",
     "packages/pod-watcher",
     "packages/profile-watchers",
     "packages/multicluster-watcher",

@@ -4,6 +4,7 @@ import type { EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
 import { endpointsReport } from "./admin/endpoints-report.js";
+import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
 import { resolveOptions } from "./config/resolve-options.js";
@@ -129,6 +130,9 @@ export async function startDestinationServer(
     );
     cleanups.push(() => destination.close());
     const ctx = destination.context;
+    const controller = externalWorkloadControllerFor(opened, options, metrics, logger);
+    // Stopped before the cluster: the sync in progress ends and the Lease is released first.
+    if (controller !== undefined) cleanups.push(() => controller.stop());
 
     await cluster.start();
     // Built while the first lists are on their way, rather than after them.
@@ -150,6 +154,9 @@ export async function startDestinationServer(
       const watch = secrets.watchSecrets(options.controllerNamespace, ctx.clusterStore.events);
       cleanups.push(() => watch.stop());
     }
+
+    // As upstream, the ExternalWorkload controller starts once the caches have synced.
+    controller?.start();
 
     warmUpGetPath(cluster, options, ctx.translatorConfig);
     const grpc: GrpcServer = await preparing.start(destinationHandlers(ctx), grpcListen);

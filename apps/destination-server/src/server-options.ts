@@ -17,6 +17,16 @@ export interface DestinationServerOptions {
   readonly kubeconfig?: string;
   readonly kubeContext?: string;
   readonly controllerNamespace?: string;
+  /**
+   * This replica's name in the ExternalWorkload controller's Lease (the binary passes `HOSTNAME`,
+   * or `null` when it is unset). The controller runs on a Kubernetes API backend with
+   * `enableEndpointSlices` when this is a string; `null` then fails the start, as upstream does
+   * without `HOSTNAME`; left out, the controller does not run (README "ExternalWorkload
+   * controller").
+   */
+  readonly hostname?: string | null;
+  /** `-export-queue-metrics`: the controller's `workqueue_*` metrics. Default true. */
+  readonly exportQueueMetrics?: boolean;
   readonly identityTrustDomain?: string;
   readonly clusterDomain?: string;
   /** `outbound-transport-mode=transport-header`. */
@@ -93,6 +103,7 @@ export interface ResolvedServerOptions
       | "manifests"
       | "kubeconfig"
       | "kubeContext"
+      | "hostname"
       | "meshedHttp2ClientParams"
       | "remoteClusterFactory"
     >
@@ -101,6 +112,7 @@ export interface ResolvedServerOptions
   readonly manifests: string | undefined;
   readonly kubeconfig: string | undefined;
   readonly kubeContext: string | undefined;
+  readonly hostname: string | null | undefined;
   readonly meshedHttp2ClientParams: Http2ClientParams | undefined;
   readonly remoteClusterFactory: RemoteClusterFactory | undefined;
 }

@@ -37,7 +37,12 @@ export function spawnServer(args: string[]): Promise<SpawnedServer> {
       "--log-format",
       "json",
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      // As in a pod: the ExternalWorkload controller's Lease identity (the binary requires it on
+      // a cluster backend with slices, as upstream's does).
+      env: { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-server-test" },
+    },
   );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));

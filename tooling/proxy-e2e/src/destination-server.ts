@@ -32,18 +32,27 @@ export async function startDestinationServer(
     "manifests" in backend
       ? ["--manifests", backend.manifests]
       : ["--kubeconfig", backend.kubeconfig];
-  const proc = ns.start(name, process.execPath, [
-    BIN,
-    ...source,
-    "--addr",
-    `127.0.0.1:${DESTINATION_PORT}`,
-    "--metrics-addr",
-    `127.0.0.1:${DESTINATION_ADMIN_PORT}`,
-    "--log-format",
-    "json",
-    "--shutdown-timeout",
-    "1s",
-  ]);
+  const proc = ns.start(
+    name,
+    process.execPath,
+    [
+      BIN,
+      ...source,
+      "--addr",
+      `127.0.0.1:${DESTINATION_PORT}`,
+      "--metrics-addr",
+      `127.0.0.1:${DESTINATION_ADMIN_PORT}`,
+      "--log-format",
+      "json",
+      "--shutdown-timeout",
+      "1s",
+    ],
+    {
+      // As in a pod: the ExternalWorkload controller's Lease identity (the binary requires it on
+      // a cluster backend, as upstream's does).
+      env: { ...process.env, HOSTNAME: process.env.HOSTNAME || `${name}-destination` },
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let seen = "";
     const onData = (d: Buffer) => {

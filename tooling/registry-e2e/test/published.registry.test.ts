@@ -22,11 +22,12 @@ const registry = inject("registry");
 const packages = publishablePackages();
 
 describe("pnpm release, pointed at the local registry", () => {
-  it("publishes the eleven packages", () => {
+  it("publishes the twelve packages", () => {
     expect(packages.map((p) => p.name).sort()).toEqual([
       "@destination/cli",
       "@destination/core",
       "@destination/endpoints-watcher",
+      "@destination/external-workload-controller",
       "@destination/go-compat",
       "@destination/k8s-discovery",
       "@destination/multicluster",

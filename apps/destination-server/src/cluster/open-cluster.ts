@@ -4,6 +4,7 @@ import {
   clusterMetrics,
   createKubeCluster,
   createManifestsCluster,
+  type KubeApi,
 } from "@destination/k8s-discovery";
 import type { ServerLogger } from "../logging/server-logger.js";
 
@@ -22,6 +23,8 @@ export interface OpenedCluster {
   /** True when the server created it, and so stops it on close. */
   readonly owned: boolean;
   readonly description: string;
+  /** The API server behind the cluster, when the server opened one from a kubeconfig or in-cluster. */
+  readonly api?: KubeApi;
 }
 
 /**
@@ -53,5 +56,5 @@ export async function openCluster(
     metrics: clusterMetrics(metrics, "local"),
     ...(source.clock === undefined ? {} : { clock: source.clock }),
   });
-  return { cluster, owned: true, description: "Kubernetes API" };
+  return { cluster, owned: true, description: "Kubernetes API", api: cluster.api };
 }

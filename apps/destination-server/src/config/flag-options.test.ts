@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { ConfigError, parseCommandLine } from "./flag-options.js";
 
-async function optionsOf(args: string[]) {
+async function optionsOf(args: string[], env: Record<string, string> = {}) {
   const lines: string[] = [];
   const logger = createServerLogger({ format: "json", sink: { write: (l) => lines.push(l) } });
-  const { logger: _ignored, ...options } = await parseCommandLine(args).options(logger);
+  const { logger: _ignored, ...options } = await parseCommandLine(args, env).options(logger);
   return { options, logs: lines.map((l) => JSON.parse(l) as { level: string; msg: string }) };
 }
 
@@ -28,6 +28,8 @@ describe("parseCommandLine", () => {
       addr: ":8086",
       metricsAddr: ":9996",
       controllerNamespace: "linkerd",
+      hostname: null,
+      exportQueueMetrics: true,
       identityTrustDomain: "cluster.local",
       clusterDomain: "cluster.local",
       forceOpaqueTransport: false,
@@ -159,6 +161,19 @@ describe("parseCommandLine", () => {
     expect(failure(["destination", "destination"])).toMatch(/destination/);
   });
 
+  it("takes the ExternalWorkload controller's Lease identity from HOSTNAME, as upstream", async () => {
+    expect(
+      (await optionsOf([], { HOSTNAME: "linkerd-destination-7d9f-x2" })).options,
+    ).toMatchObject({
+      hostname: "linkerd-destination-7d9f-x2",
+      exportQueueMetrics: true,
+    });
+    expect((await optionsOf(["-export-queue-metrics=false"])).options).toMatchObject({
+      hostname: null,
+      exportQueueMetrics: false,
+    });
+  });
+
   it("warns once for each ignored flag set away from its default, naming it", async () => {
     const quiet = await optionsOf([
       "-enable-pprof=false",
@@ -171,7 +186,6 @@ describe("parseCommandLine", () => {
     const { logs } = await optionsOf([
       "-enable-pprof=true",
       "-trace-collector=collector:55678",
-      "-export-queue-metrics=false",
       "-kube-apiclient-qps=5",
       "-kube-apiclient-burst=10",
       "-cluster-domain=x",
@@ -180,7 +194,6 @@ describe("parseCommandLine", () => {
     expect(logs.map((l) => [l.level, l.msg.split(" ")[0]])).toEqual([
       ["warn", "-enable-pprof=true"],
       ["warn", "-trace-collector=collector:55678"],
-      ["warn", "-export-queue-metrics=false"],
       ["warn", "-kube-apiclient-qps=5"],
       ["warn", "-kube-apiclient-burst=10"],
     ]);

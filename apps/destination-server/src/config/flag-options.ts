@@ -46,7 +46,10 @@ function durationFlag(values: FlagValues, name: string): number {
  * Parses and validates the command line (see README "Flags"). Throws FlagError or ConfigError
  * with a one-line message for anything the server cannot start with.
  */
-export function parseCommandLine(args: readonly string[]): CommandLine {
+export function parseCommandLine(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CommandLine {
   const values = parseGoFlags(SERVER_FLAGS, withoutSubcommand(args));
   const str = (name: string) => String(values[name]);
   const bool = (name: string) => values[name] === true;
@@ -138,6 +141,9 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
         ...(str("kubeconfig") !== "" ? { kubeconfig: str("kubeconfig") } : {}),
         ...(str("context") !== "" ? { kubeContext: str("context") } : {}),
         controllerNamespace: str("controller-namespace"),
+        // The ExternalWorkload controller's Lease identity, the pod's name in Kubernetes.
+        hostname: env.HOSTNAME ?? null,
+        exportQueueMetrics: bool("export-queue-metrics"),
         identityTrustDomain: orDefault("identity-trust-domain"),
         clusterDomain: orDefault("cluster-domain"),
         forceOpaqueTransport: mode === "transport-header",

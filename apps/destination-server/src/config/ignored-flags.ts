@@ -15,7 +15,6 @@ interface IgnoredFlag {
 export const IGNORED_FLAGS: readonly IgnoredFlag[] = [
   { name: "enable-pprof", why: "pprof endpoints are not served" },
   { name: "trace-collector", why: "traces are not sent" },
-  { name: "export-queue-metrics", why: "there is no ExternalWorkload controller queue" },
   { name: "kube-apiclient-qps", why: "the Kubernetes client does not throttle" },
   { name: "kube-apiclient-burst", why: "the Kubernetes client does not throttle" },
 ];

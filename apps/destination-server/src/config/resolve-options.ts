@@ -12,6 +12,8 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
     kubeconfig: options.kubeconfig,
     kubeContext: options.kubeContext,
     controllerNamespace: options.controllerNamespace ?? "linkerd",
+    hostname: options.hostname,
+    exportQueueMetrics: options.exportQueueMetrics ?? true,
     identityTrustDomain: options.identityTrustDomain ?? "cluster.local",
     clusterDomain: options.clusterDomain ?? "cluster.local",
     forceOpaqueTransport: options.forceOpaqueTransport ?? false,

@@ -93,7 +93,7 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     name: "export-queue-metrics",
     kind: "bool",
     default: "true",
-    usage: "accepted; no ExternalWorkload controller queue here",
+    usage: "export the ExternalWorkload controller's work queue metrics",
   },
   { name: "trace-collector", kind: "string", default: "", usage: "accepted; tracing is not sent" },
   {
