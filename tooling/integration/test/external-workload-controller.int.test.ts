@@ -13,6 +13,7 @@ import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery"
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
+import { spawnServer } from "../src/binary.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
 
 const NS = "shop";
@@ -446,6 +447,40 @@ describe("ExternalWorkload controller on a real API server", () => {
       leaseDurationSeconds: 30,
       leaseTransitions: (before.spec?.leaseTransitions ?? 0) + 1,
     });
+  });
+
+  it("runs in the destination-server binary on a cluster backend, named by HOSTNAME", async () => {
+    const c = replicas[2];
+    await c?.stop();
+    // The name spawnServer gives the process, as a pod's runtime sets HOSTNAME.
+    const hostname = process.env.HOSTNAME || "destination-server-test";
+    const server = await spawnServer([
+      "--kubeconfig",
+      env().env.kubeconfigPath,
+      `-controller-namespace=${CONTROLLER_NS}`,
+    ]);
+    try {
+      await eventually(async () => expect((await lease()).spec?.holderIdentity).toBe(hostname), {
+        timeoutMs: 20_000,
+      });
+      await env().api.apply(
+        workload("vm-6", {
+          ip: "10.1.0.6",
+          labels: { app: "api" },
+          ports: [{ name: "admin", port: 9990 }],
+        }),
+      );
+      await eventually(async () => expect((await slicesOf("api"))[0]?.endpoints).toHaveLength(4));
+      const metrics = await (await fetch(`http://127.0.0.1:${server.adminPort}/metrics`)).text();
+      expect(metrics).toMatch(
+        /^workqueue_adds_total\{name="endpoints_controller_workqueue"\} [1-9]/m,
+      );
+    } finally {
+      await server.stop();
+    }
+    expect((await lease()).spec).toMatchObject({ holderIdentity: "", leaseDurationSeconds: 1 });
+    expect(server.logs()).toContain(`${hostname} acquired lease`);
+    expect(server.logs()).toContain(`${hostname} released lease`);
   });
 
   it("never had two slices for one Service where one holds every endpoint", () => {
