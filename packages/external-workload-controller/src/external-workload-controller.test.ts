@@ -145,6 +145,23 @@ describe("ExternalWorkloadController", () => {
     });
   });
 
+  it("puts back a slice someone else edited", async () => {
+    const { cluster, api, controller } = setup();
+    controller("pod-a").start();
+    cluster.apply(service("web"));
+    cluster.apply(workload("ew-1", { ips: ["10.0.0.1"] }));
+    await eventually(() => expect(cluster.endpointSlices.size).toBe(1));
+    const [slice] = slicesOf(api, "web");
+    const path = `/apis/discovery.k8s.io/v1/namespaces/ns/endpointslices/${slice?.metadata.name}`;
+    await api.client("someone").json({ method: "PUT", path, body: { ...slice, endpoints: [] } });
+    await eventually(() => {
+      const [now] = slicesOf(api, "web");
+      expect(now?.metadata.name).toBe(slice?.metadata.name);
+      expect(now?.endpoints?.map((e) => e.addresses)).toEqual([["10.0.0.1"]]);
+      expect(now?.metadata.generation).toBeGreaterThan(2);
+    });
+  });
+
   it("lets only the Lease holder write, and logs who acquired it", async () => {
     const { cluster, api, controller } = setup();
     const logA = recordingLogger();
