@@ -134,6 +134,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       return {
         addr: str("addr"),
         metricsAddr: str("metrics-addr"),
+        enablePprof: bool("enable-pprof"),
         ...(str("manifests") !== "" ? { manifests: str("manifests") } : {}),
         ...(str("kubeconfig") !== "" ? { kubeconfig: str("kubeconfig") } : {}),
         ...(str("context") !== "" ? { kubeContext: str("context") } : {}),
