@@ -4,6 +4,7 @@ import type { EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
 import { endpointsReport } from "./admin/endpoints-report.js";
+import { loadPprofProfiler } from "./admin/pprof-profiler.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
@@ -100,10 +101,17 @@ export async function startDestinationServer(
     eventLoopMonitoringPrecision: EVENT_LOOP_DELAY_SAMPLE_MS,
   });
   const metrics = new PromMetricsRegistry(registry);
-  const admin = await startAdminServer({ ...adminListen, registry, logger });
+  const pprof = options.enablePprof ? await loadPprofProfiler() : undefined;
+  const admin = await startAdminServer({
+    ...adminListen,
+    registry,
+    logger,
+    ...(pprof !== undefined ? { pprof } : {}),
+  });
   logger.info("admin server listening", { port: admin.port });
 
   const cleanups: (() => Promise<void> | void)[] = [() => admin.close()];
+  if (pprof !== undefined) cleanups.unshift(() => pprof.stop());
   const release = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       try {

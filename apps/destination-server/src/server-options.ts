@@ -10,6 +10,11 @@ export interface DestinationServerOptions {
   readonly addr?: string;
   /** Admin listen address. Default `:9996`. */
   readonly metricsAddr?: string;
+  /**
+   * Serve CPU and heap profiles on the admin port under `/debug/pprof/` (`-enable-pprof`).
+   * Default false: the profiler is then never loaded.
+   */
+  readonly enablePprof?: boolean;
   /** A cluster to serve (tests, benchmarks); otherwise `manifests` or a real cluster. */
   readonly cluster?: Cluster;
   /** A folder of manifests to serve and watch. */

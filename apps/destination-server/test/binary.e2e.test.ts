@@ -99,9 +99,10 @@ describe("the destination-server binary", () => {
 
   it("warns once, naming it, for a flag it cannot honour", async () => {
     folder = await ManifestFolder.create();
-    const server = await spawnServer(["--manifests", folder.dir, "-enable-pprof=true"], {
-      subcommand: "destination",
-    });
+    const server = await spawnServer(
+      ["--manifests", folder.dir, "-trace-collector=collector:55678"],
+      { subcommand: "destination" },
+    );
     server.child.kill("SIGTERM");
     await server.exit;
     const lines = server
@@ -109,15 +110,15 @@ describe("the destination-server binary", () => {
       .split("\n")
       .filter((l) => l.startsWith("{"))
       .map((l) => JSON.parse(l) as { level: string; msg: string });
-    expect(lines.filter((l) => l.msg.includes("enable-pprof"))).toEqual([
+    expect(lines.filter((l) => l.msg.includes("trace-collector"))).toEqual([
       expect.objectContaining({
         level: "warn",
-        msg: expect.stringMatching(/^-enable-pprof=true has no effect/),
+        msg: expect.stringMatching(/^-trace-collector=collector:55678 has no effect/),
       }),
     ]);
   });
 
-  it("serves manifests without ever loading @kubernetes/client-node", async () => {
+  it("serves manifests without ever loading @kubernetes/client-node or the profiler", async () => {
     // A preload in the child records every module request: require() (CommonJS dependencies',
     // such as grpc-js) and the ES module loader's.
     const hooks = await mkdtemp(join(tmpdir(), "destination-module-log-"));
@@ -161,6 +162,8 @@ describe("the destination-server binary", () => {
       // client-node is bundled, tree-shaken: its package's own modules are never loaded. By the
       // package's folder, not any path with "client-node" in it (a checkout's own may).
       expect(modules.filter((m) => /@kubernetes[/+]client-node/.test(m))).toEqual([]);
+      // Nor is the profiler, without -enable-pprof=true.
+      expect(modules.filter((m) => /@datadog[/+]pprof/.test(m))).toEqual([]);
     } finally {
       await rm(hooks, { recursive: true, force: true });
     }

@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { ServerLogger } from "../logging/server-logger.js";
 import { debugEndpointsReply, type EndpointsReporter } from "./debug-endpoints.js";
+import { PPROF_PATH_PREFIX, pprofReply } from "./pprof-endpoints.js";
+import type { PprofProfiler } from "./pprof-profiler.js";
 
 export interface AdminServer {
   readonly port: number;
@@ -18,17 +20,19 @@ export interface AdminServerOptions {
   port: number;
   registry: Registry;
   logger: ServerLogger;
+  /** Serves `/debug/pprof/` (`-enable-pprof=true`); without it those paths are 404. */
+  pprof?: PprofProfiler;
 }
 
 /**
  * The admin HTTP server: `/metrics`, `/ping` (and `/live`), `/ready`,
- * `/debug/endpoints?service=ns/name`; 404 otherwise.
+ * `/debug/endpoints?service=ns/name`, `/debug/pprof/` when given a profiler; 404 otherwise.
  * It listens before the caches sync so that probes and scrapes work during startup.
  */
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
   let ready = false;
   let endpointsReporter: EndpointsReporter | undefined;
-  const { registry, logger } = options;
+  const { registry, logger, pprof } = options;
   const server: Server = createServer((req, res) => {
     const url = req.url ?? "/";
     const queryAt = url.indexOf("?");
@@ -38,6 +42,19 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
       res.writeHead(code, { "content-type": type, "content-length": Buffer.byteLength(body) });
       res.end(req.method === "HEAD" ? undefined : body);
     };
+    if (pprof !== undefined && path.startsWith(PPROF_PATH_PREFIX)) {
+      pprofReply(path, new URLSearchParams(query), pprof).then(
+        ({ status, headers, body }) => {
+          res.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) });
+          res.end(req.method === "HEAD" ? undefined : body);
+        },
+        (err: unknown) => {
+          logger.error("pprof profile failed", { error: err, path });
+          reply(500, "profile failed\n");
+        },
+      );
+      return;
+    }
     switch (path) {
       case "/metrics":
         registry.metrics().then(

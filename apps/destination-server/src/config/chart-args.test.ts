@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadAllYaml } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { parseCommandLine } from "./flag-options.js";
 
-// Upstream's Helm chart rendered (default and HA values); kept beside the checkout, not in it.
-const RENDERED = fileURLToPath(new URL("../../../../../shared/linkerd/rendered/", import.meta.url));
+// Upstream's Helm chart rendered (default and HA values), from the Linkerd release folder named
+// by LINKERD_RELEASE_DIR (README, "Linkerd's own binaries and charts"); not in the repository.
+const RELEASE = process.env.LINKERD_RELEASE_DIR ?? "";
 const RENDERS = ["linkerd-control-plane.yaml", "linkerd-control-plane-ha.yaml"];
 
 interface Container {
@@ -21,7 +22,7 @@ interface Manifest {
 
 /** The `args` of the `destination` container of the `linkerd-destination` Deployment. */
 function destinationArgs(file: string): string[] {
-  const docs = loadAllYaml(readFileSync(`${RENDERED}${file}`, "utf8")) as Manifest[];
+  const docs = loadAllYaml(readFileSync(join(RELEASE, "rendered", file), "utf8")) as Manifest[];
   const deployment = docs.find(
     (d) => d?.kind === "Deployment" && d.metadata?.name === "linkerd-destination",
   );
@@ -32,7 +33,7 @@ function destinationArgs(file: string): string[] {
   return container.args;
 }
 
-describe.skipIf(!existsSync(RENDERED))("upstream's chart args (renders in ../shared)", () => {
+describe.skipIf(RELEASE === "")("upstream's chart args (LINKERD_RELEASE_DIR/rendered)", () => {
   it.each(RENDERS)("start the server from %s with the chart's meaning", async (file) => {
     const args = destinationArgs(file);
     expect(args[0]).toBe("destination");

@@ -27,6 +27,7 @@ describe("parseCommandLine", () => {
     expect(options).toEqual({
       addr: ":8086",
       metricsAddr: ":9996",
+      enablePprof: false,
       controllerNamespace: "linkerd",
       hostname: null,
       exportQueueMetrics: true,
@@ -192,11 +193,21 @@ describe("parseCommandLine", () => {
       "-identity-trust-domain=x",
     ]);
     expect(logs.map((l) => [l.level, l.msg.split(" ")[0]])).toEqual([
-      ["warn", "-enable-pprof=true"],
       ["warn", "-trace-collector=collector:55678"],
       ["warn", "-kube-apiclient-qps=5"],
       ["warn", "-kube-apiclient-burst=10"],
     ]);
+  });
+
+  it("serves pprof only when -enable-pprof=true, as upstream", async () => {
+    expect((await optionsOf([])).options.enablePprof).toBe(false);
+    const { options, logs } = await optionsOf([
+      "-enable-pprof=true",
+      "-cluster-domain=x",
+      "-identity-trust-domain=x",
+    ]);
+    expect(options.enablePprof).toBe(true);
+    expect(logs).toEqual([]);
   });
 
   it("reads the gRPC limits", async () => {

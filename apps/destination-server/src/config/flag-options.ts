@@ -137,6 +137,7 @@ export function parseCommandLine(
       return {
         addr: str("addr"),
         metricsAddr: str("metrics-addr"),
+        enablePprof: bool("enable-pprof"),
         ...(str("manifests") !== "" ? { manifests: str("manifests") } : {}),
         ...(str("kubeconfig") !== "" ? { kubeconfig: str("kubeconfig") } : {}),
         ...(str("context") !== "" ? { kubeContext: str("context") } : {}),

@@ -16,7 +16,9 @@ describe("warnIgnoredFlags", () => {
     const logger = { warn: (message: string) => warnings.push(message) };
     warnIgnoredFlags(defaults, defaults, logger);
     expect(warnings).toEqual([]);
-    warnIgnoredFlags({ ...defaults, "enable-pprof": true }, defaults, logger);
-    expect(warnings).toEqual(["-enable-pprof=true has no effect: pprof endpoints are not served"]);
+    warnIgnoredFlags({ ...defaults, "trace-collector": "collector:55678" }, defaults, logger);
+    expect(warnings).toEqual([
+      "-trace-collector=collector:55678 has no effect: traces are not sent",
+    ]);
   });
 });

@@ -13,7 +13,6 @@ interface IgnoredFlag {
  * asked for and will not get, so it is said once at start; a default asks for nothing.
  */
 export const IGNORED_FLAGS: readonly IgnoredFlag[] = [
-  { name: "enable-pprof", why: "pprof endpoints are not served" },
   { name: "trace-collector", why: "traces are not sent" },
   { name: "kube-apiclient-qps", why: "the Kubernetes client does not throttle" },
   { name: "kube-apiclient-burst", why: "the Kubernetes client does not throttle" },

@@ -7,6 +7,7 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
   return {
     addr: options.addr ?? ":8086",
     metricsAddr: options.metricsAddr ?? ":9996",
+    enablePprof: options.enablePprof ?? false,
     cluster: options.cluster,
     manifests: options.manifests,
     kubeconfig: options.kubeconfig,

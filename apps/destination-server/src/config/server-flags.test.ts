@@ -1,13 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SERVER_FLAGS } from "./server-flags.js";
 
-// Upstream's controller binary, kept beside the checkout (it is not in the repository).
-const UPSTREAM = fileURLToPath(
-  new URL("../../../../../shared/bin/linkerd-controller", import.meta.url),
-);
+// Upstream's controller binary, named by LINKERD_CONTROLLER_BIN (README, "Linkerd's own binaries
+// and charts"); not in the repository.
+const UPSTREAM = process.env.LINKERD_CONTROLLER_BIN ?? "";
 
 /** Flag name → default as Go's flag package prints it in `-h` (no default: the zero value). */
 function upstreamDefaults(help: string): Map<string, string> {
@@ -53,7 +50,7 @@ describe("upstreamDefaults", () => {
   });
 });
 
-describe.skipIf(!existsSync(UPSTREAM))("upstream's flags (linkerd-controller in ../shared)", () => {
+describe.skipIf(UPSTREAM === "")("upstream's flags (LINKERD_CONTROLLER_BIN)", () => {
   it("are all ours, with upstream's defaults", () => {
     // Go's flag package prints the usage on stderr.
     const run = spawnSync(UPSTREAM, ["destination", "-h"], { encoding: "utf8", timeout: 10_000 });

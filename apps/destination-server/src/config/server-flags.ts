@@ -88,7 +88,12 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     default: "false",
     usage: "weight same-zone endpoints ten times higher",
   },
-  { name: "enable-pprof", kind: "bool", default: "false", usage: "accepted; no profiler here" },
+  {
+    name: "enable-pprof",
+    kind: "bool",
+    default: "false",
+    usage: "Enable pprof endpoints on the admin server",
+  },
   {
     name: "export-queue-metrics",
     kind: "bool",
