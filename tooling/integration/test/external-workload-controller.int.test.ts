@@ -259,9 +259,11 @@ describe("ExternalWorkload controller on a real API server", () => {
         labels: { app: "web", "topology.kubernetes.io/zone": "zone-a" },
       }),
     );
+    // The workload's status is applied after its spec, so the slice may first show it not ready.
     const [slice] = await eventually(async () => {
       const slices = await slicesOf("web");
       expect(slices).toHaveLength(1);
+      expect(slices[0]?.endpoints?.[0]?.conditions?.ready).toBe(true);
       return slices;
     });
     expect(slice?.metadata.name).toMatch(/^linkerd-external-web-/);
