@@ -175,6 +175,13 @@ describe("parseCommandLine", () => {
     });
   });
 
+  it("runs no ExternalWorkload controller with -external-workload-controller=false", async () => {
+    const { options } = await optionsOf(["-external-workload-controller=false"], {
+      HOSTNAME: "destination-server-0",
+    });
+    expect("hostname" in options).toBe(false);
+  });
+
   it("warns once for each ignored flag set away from its default, naming it", async () => {
     const quiet = await optionsOf([
       "-enable-pprof=false",

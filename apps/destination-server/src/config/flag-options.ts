@@ -142,8 +142,9 @@ export function parseCommandLine(
         ...(str("kubeconfig") !== "" ? { kubeconfig: str("kubeconfig") } : {}),
         ...(str("context") !== "" ? { kubeContext: str("context") } : {}),
         controllerNamespace: str("controller-namespace"),
-        // The ExternalWorkload controller's Lease identity, the pod's name in Kubernetes.
-        hostname: env.HOSTNAME ?? null,
+        // The ExternalWorkload controller's Lease identity, the pod's name in Kubernetes; left
+        // out, the controller does not run.
+        ...(bool("external-workload-controller") ? { hostname: env.HOSTNAME ?? null } : {}),
         exportQueueMetrics: bool("export-queue-metrics"),
         identityTrustDomain: orDefault("identity-trust-domain"),
         clusterDomain: orDefault("cluster-domain"),

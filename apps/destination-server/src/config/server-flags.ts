@@ -129,6 +129,13 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
   // Added by this implementation.
   { name: "context", kind: "string", default: "", usage: "kubeconfig context to use" },
   {
+    name: "external-workload-controller",
+    kind: "bool",
+    default: "true",
+    usage:
+      "write the EndpointSlices of Services that select ExternalWorkloads, under upstream's Lease, when -enable-endpoint-slices is true (as upstream always does); false for a read-only server beside Linkerd's own",
+  },
+  {
     name: "manifests",
     kind: "string",
     default: "",
