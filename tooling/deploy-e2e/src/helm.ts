@@ -1,0 +1,82 @@
+// The pinned Helm 4 in a home of its own (config, data, cache and plugins in a temp folder), with
+// deploy/linkerd/helm-plugin installed the way the README tells an operator to, and Linkerd's
+// control-plane chart rendered with the values rendered/ was made with.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEPLOY_LINKERD } from "./deploy-linkerd.js";
+import { KUBE_VERSION, type LinkerdRelease } from "./linkerd-release.js";
+import { output } from "./run.js";
+import { helmBinary, kustomizeBinary } from "./tools.js";
+
+export interface Helm {
+  /** Runs helm with these arguments; resolves to stdout, rejects with stderr. */
+  run(args: string[], env?: Record<string, string>): Promise<string>;
+  /** Removes the temp home. */
+  dispose(): void;
+}
+
+/** A Helm with its own home and the destination-server post-renderer plugin installed. */
+export async function helmWithPlugin(): Promise<Helm> {
+  const home = mkdtempSync(join(tmpdir(), "deploy-e2e-helm-"));
+  const homeEnv = {
+    HELM_CONFIG_HOME: join(home, "config"),
+    HELM_DATA_HOME: join(home, "data"),
+    HELM_CACHE_HOME: join(home, "cache"),
+    // The post-renderer finds kustomize here rather than on the PATH.
+    KUSTOMIZE: kustomizeBinary(),
+    // The post-renderer's default image, unless a test sets it (not the caller's shell).
+    DESTINATION_IMAGE: "",
+  };
+  const helm: Helm = {
+    run: (args, env) => output(helmBinary(), args, { env: { ...homeEnv, ...env } }),
+    dispose: () => rmSync(home, { recursive: true, force: true }),
+  };
+  await helm.run(["plugin", "install", DEPLOY_LINKERD.helmPlugin]);
+  return helm;
+}
+
+export interface RenderOptions {
+  /** Add the chart's values-ha.yaml. */
+  readonly ha?: boolean;
+  /** Extra helm arguments, e.g. `--post-renderer destination-server`. */
+  readonly args?: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
+/**
+ * `helm template` of linkerd-control-plane as Linkerd's README renders it, plus fixed values for
+ * what the chart otherwise makes anew on every render (the webhooks' self-signed certificates
+ * and the heartbeat's schedule, taken from the clock), so that two renders compare.
+ */
+export function renderControlPlane(
+  helm: Helm,
+  release: LinkerdRelease,
+  options: RenderOptions = {},
+): Promise<string> {
+  const args = [
+    "template",
+    "linkerd-control-plane",
+    release.controlPlaneChart,
+    "--namespace",
+    "linkerd",
+    "--kube-version",
+    KUBE_VERSION,
+    ...setFile("identityTrustAnchorsPEM", release.pki.caCrt),
+    ...setFile("identity.issuer.tls.crtPEM", release.pki.issuerCrt),
+    ...setFile("identity.issuer.tls.keyPEM", release.pki.issuerKey),
+    // Any certificate and key serve for rendering; the issuer's are at hand.
+    ...["proxyInjector", "profileValidator", "policyValidator"].flatMap((webhook) => [
+      ...setFile(`${webhook}.crtPEM`, release.pki.issuerCrt),
+      ...setFile(`${webhook}.keyPEM`, release.pki.issuerKey),
+      ...setFile(`${webhook}.caBundle`, release.pki.caCrt),
+    ]),
+    "--set",
+    "heartbeatSchedule=0 0 * * *",
+    ...(options.ha ? ["--values", release.haValues] : []),
+    ...(options.args ?? []),
+  ];
+  return helm.run(args, options.env);
+}
+
+const setFile = (key: string, file: string) => ["--set-file", `${key}=${file}`];
