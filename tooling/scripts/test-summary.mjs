@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON reports (unit, e2e, integration, registry, hostile, proxy) into
+// Sums every package's vitest JSON reports (unit, e2e, integration, deploy, registry, hostile, proxy) into
 // one closing line, so a run of the whole workspace ends with the count of tests that ran, per
 // package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -17,6 +17,7 @@ for (const group of ["packages", "apps", "tooling"]) {
       [".vitest-proxy-report.json", " (proxy)"],
       [".vitest-hostile-report.json", " (hostile)"],
       [".vitest-registry-report.json", " (registry)"],
+      [".vitest-deploy-report.json", " (deploy)"],
     ]) {
       const report = join(dir, name, file);
       if (!existsSync(report)) continue;
