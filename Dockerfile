@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# The destination-server image that deploy/deployment.yaml runs:
+# The destination-server image that deploy/linkerd swaps into Linkerd's own `destination`
+# container (and that deploy/deployment.yaml runs on its own):
 #
 #   docker build -t destination-server:0.2.0 .
 #
@@ -27,9 +28,16 @@ RUN pnpm deploy --filter=@destination/server --prod /out
 
 FROM node:${NODE_VERSION}-bookworm-slim
 ENV NODE_ENV=production
+# Linkerd's chart runs the container with runAsUser 2103 and no runAsGroup: the runtime then takes
+# the group from the image's /etc/passwd, which without this entry has no uid 2103, and the
+# process would run in group 0 (root). With it, the group is 2103 under the chart as under
+# deploy/deployment.yaml.
+RUN groupadd --gid 2103 destination \
+  && useradd --uid 2103 --gid 2103 --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin destination
 COPY --from=build /out /app
-# Numeric, so Kubernetes can check runAsNonRoot; the same uid as deploy/deployment.yaml. The files
-# stay root-owned: the server only reads them.
+# Numeric, so Kubernetes can check runAsNonRoot; the uid Linkerd's chart and deploy/deployment.yaml
+# run as. The files stay root-owned: the server only reads them, and writes nothing anywhere, so
+# the chart's readOnlyRootFilesystem holds (deploy/linkerd/README.md, "Security context").
 USER 2103:2103
 EXPOSE 8086 9996
 # The binary adds its own node flags (apps/destination-server README, "Node flags") by
