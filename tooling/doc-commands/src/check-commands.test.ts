@@ -139,6 +139,13 @@ describe("checkDocumentedCommands", () => {
     ]);
   });
 
+  it("checks that a script run by its path is in the repository", () => {
+    const readme = "```sh\ntooling/scripts/soak.mjs --x\ntooling/scripts/soakk.mjs\n```\n";
+    expect(problemsOf(readme, fixtureWorkspace())).toEqual([
+      "3: tooling/scripts/soakk.mjs: no such file",
+    ]);
+  });
+
   it("says so when a program's flags could not be read", () => {
     const broken = new Map(flags);
     broken.set("dst", new Error("node apps/cli/bin/dst.js --help exited 1"));

@@ -32,6 +32,9 @@ const EXTERNAL_PROGRAMS: Readonly<Record<string, string>> = {
   grpcurl: "grpcurl is not run: it needs a running server",
   curl: "curl is not run: it needs a running server",
   kubectl: "kubectl is not run: it needs a cluster",
+  helm: "helm is not run: it needs a cluster or Linkerd's charts",
+  kustomize: "kustomize is not run: it needs Linkerd's rendered manifests",
+  linkerd: "linkerd is not run: it needs Linkerd's CLI and a cluster",
   go: "go is not run",
   npm: "npm is not run: it changes the global install",
   "apt-get": "apt-get is not run: it needs root and the network",
@@ -148,6 +151,14 @@ function checkProgram(
         return cwd;
       }
       if (SHELL_PROGRAMS.has(program)) {
+        checkPaths(args, cwd, context.workspace, findings);
+        return cwd;
+      }
+      if (program.includes("/") && !posix.isAbsolute(program)) {
+        // A script of the repository run by its path: it must be there.
+        if (cwd !== undefined && !context.workspace.exists(posix.join(cwd, program))) {
+          findings.problems.push(`${program}: no such file`);
+        } else findings.notes.push(`${program} is not run`);
         checkPaths(args, cwd, context.workspace, findings);
         return cwd;
       }
