@@ -23,7 +23,10 @@ const groupVersionPath = (apiVersion: string) =>
   apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
 
 /** Dry-run creates each object, one after another, through the API server's discovery. */
-export async function dryRunCreateAll(env: KubeEnv, objects: KubeObject[]): Promise<DryRunResult[]> {
+export async function dryRunCreateAll(
+  env: KubeEnv,
+  objects: KubeObject[],
+): Promise<DryRunResult[]> {
   const discovery = new Map<string, ApiResource[]>();
   const resourceOf = async (obj: KubeObject): Promise<ApiResource> => {
     let resources = discovery.get(obj.apiVersion);

@@ -57,7 +57,10 @@ spec: {template: {spec: {containers: [
     const changed = deployment("upstream:1")
       .replace("-addr=:8086", "-addr=:9999")
       .replace("image: upstream:1\n", "image: upstream:1\n          command: [node]\n")
-      .replace(/---[\s\S]*$/, "---\napiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: linkerd}\n");
+      .replace(
+        /---[\s\S]*$/,
+        "---\napiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: linkerd}\n",
+      );
     expect(manifestChanges(deployment("upstream:1"), changed)).toEqual([
       {
         object: "Deployment linkerd/linkerd-destination",

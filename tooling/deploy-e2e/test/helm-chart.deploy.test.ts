@@ -23,71 +23,74 @@ const onlyTheImage = (image: string) => [
   },
 ];
 
-describe.skipIf(!release)(`Linkerd's chart with the post-renderer${release ? "" : ` (skipped: ${NO_RELEASE})`}`, () => {
-  let helm: Helm;
-  beforeAll(async () => {
-    helm = await helmWithPlugin();
-  });
-  afterAll(() => helm?.dispose());
+describe.skipIf(!release)(
+  `Linkerd's chart with the post-renderer${release ? "" : ` (skipped: ${NO_RELEASE})`}`,
+  () => {
+    let helm: Helm;
+    beforeAll(async () => {
+      helm = await helmWithPlugin();
+    });
+    afterAll(() => helm?.dispose());
 
-  for (const values of ["default", "high-availability"] as const) {
-    const ha = values === "high-availability";
+    for (const values of ["default", "high-availability"] as const) {
+      const ha = values === "high-availability";
 
-    it(`Helm 4 plugin, ${values} values: only the destination container's image changes`, async () => {
-      if (!release) return;
-      const plain = await renderControlPlane(helm, release, { ha });
-      const post = await renderControlPlane(helm, release, {
-        ha,
-        args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
+      it(`Helm 4 plugin, ${values} values: only the destination container's image changes`, async () => {
+        if (!release) return;
+        const plain = await renderControlPlane(helm, release, { ha });
+        const post = await renderControlPlane(helm, release, {
+          ha,
+          args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
+        });
+        expect(manifestChanges(plain, post)).toEqual(onlyTheImage(DEPLOY_LINKERD.defaultImage));
       });
-      expect(manifestChanges(plain, post)).toEqual(onlyTheImage(DEPLOY_LINKERD.defaultImage));
-    });
 
-    it(`Helm 3 executable over rendered/, ${values} values: only that image changes`, async () => {
+      it(`Helm 3 executable over rendered/, ${values} values: only that image changes`, async () => {
+        if (!release) return;
+        const file = ha ? release.rendered.controlPlaneHa : release.rendered.controlPlane;
+        const rendered = readFileSync(file, "utf8");
+        const result = await postRender(rendered);
+        expect(result.code, result.stderr).toBe(0);
+        expect(manifestChanges(rendered, result.stdout)).toEqual(
+          onlyTheImage(DEPLOY_LINKERD.defaultImage),
+        );
+      });
+    }
+
+    it("takes the operator's image from --post-renderer-args, or from DESTINATION_IMAGE", async () => {
       if (!release) return;
-      const file = ha ? release.rendered.controlPlaneHa : release.rendered.controlPlane;
-      const rendered = readFileSync(file, "utf8");
-      const result = await postRender(rendered);
-      expect(result.code, result.stderr).toBe(0);
-      expect(manifestChanges(rendered, result.stdout)).toEqual(
-        onlyTheImage(DEPLOY_LINKERD.defaultImage),
-      );
+      const plain = await renderControlPlane(helm, release);
+      const ref = "registry.example:5000/mesh/destination-server:0.2.1";
+      const byArg = await renderControlPlane(helm, release, {
+        args: ["--post-renderer", DEPLOY_LINKERD.pluginName, "--post-renderer-args", ref],
+      });
+      expect(manifestChanges(plain, byArg)).toEqual(onlyTheImage(ref));
+      const byEnv = await renderControlPlane(helm, release, {
+        args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
+        env: { DESTINATION_IMAGE: ref },
+      });
+      expect(manifestChanges(plain, byEnv)).toEqual(onlyTheImage(ref));
     });
-  }
 
-  it("takes the operator's image from --post-renderer-args, or from DESTINATION_IMAGE", async () => {
-    if (!release) return;
-    const plain = await renderControlPlane(helm, release);
-    const ref = "registry.example:5000/mesh/destination-server:0.2.1";
-    const byArg = await renderControlPlane(helm, release, {
-      args: ["--post-renderer", DEPLOY_LINKERD.pluginName, "--post-renderer-args", ref],
+    it("fails the helm command when given to another chart (linkerd-crds)", async () => {
+      if (!release) return;
+      const args = [
+        "template",
+        "linkerd-crds",
+        release.crdsChart,
+        "--namespace",
+        "linkerd",
+        "--post-renderer",
+        DEPLOY_LINKERD.pluginName,
+      ];
+      // Helm 4.3.2 keeps a post-renderer plugin's stderr to itself (even with --debug): it says
+      // only that the plugin failed. The README tells operators to pipe the render through the
+      // executable to read why, which is this:
+      await expect(helm.run(args)).rejects.toThrow(/plugin "destination-server" exited with error/);
+      const render = await helm.run(args.slice(0, -2));
+      const why = await postRender(render);
+      expect(why.code).not.toBe(0);
+      expect(why.stderr).toContain("no Deployment linkerd-destination");
     });
-    expect(manifestChanges(plain, byArg)).toEqual(onlyTheImage(ref));
-    const byEnv = await renderControlPlane(helm, release, {
-      args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
-      env: { DESTINATION_IMAGE: ref },
-    });
-    expect(manifestChanges(plain, byEnv)).toEqual(onlyTheImage(ref));
-  });
-
-  it("fails the helm command when given to another chart (linkerd-crds)", async () => {
-    if (!release) return;
-    const args = [
-      "template",
-      "linkerd-crds",
-      release.crdsChart,
-      "--namespace",
-      "linkerd",
-      "--post-renderer",
-      DEPLOY_LINKERD.pluginName,
-    ];
-    // Helm 4.3.2 keeps a post-renderer plugin's stderr to itself (even with --debug): it says
-    // only that the plugin failed. The README tells operators to pipe the render through the
-    // executable to read why, which is this:
-    await expect(helm.run(args)).rejects.toThrow(/plugin "destination-server" exited with error/);
-    const render = await helm.run(args.slice(0, -2));
-    const why = await postRender(render);
-    expect(why.code).not.toBe(0);
-    expect(why.stderr).toContain("no Deployment linkerd-destination");
-  });
-});
+  },
+);

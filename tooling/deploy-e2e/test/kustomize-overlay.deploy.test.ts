@@ -20,34 +20,37 @@ const onlyTheImage = (image: string) => [
   },
 ];
 
-describe.skipIf(!release)(`the kustomize overlay${release ? "" : ` (skipped: ${NO_RELEASE})`}`, () => {
-  for (const values of ["default", "high-availability"] as const) {
-    it(`over rendered/ with ${values} values: only the destination container's image changes`, async () => {
+describe.skipIf(!release)(
+  `the kustomize overlay${release ? "" : ` (skipped: ${NO_RELEASE})`}`,
+  () => {
+    for (const values of ["default", "high-availability"] as const) {
+      it(`over rendered/ with ${values} values: only the destination container's image changes`, async () => {
+        if (!release) return;
+        const file =
+          values === "default" ? release.rendered.controlPlane : release.rendered.controlPlaneHa;
+        const rendered = readFileSync(file, "utf8");
+        const overlay = overlayWith(rendered);
+        try {
+          expect(manifestChanges(rendered, await overlay.build())).toEqual(
+            onlyTheImage(DEPLOY_LINKERD.defaultImage),
+          );
+        } finally {
+          overlay.dispose();
+        }
+      });
+    }
+
+    it("uses the image `kustomize edit set image destination-server=...` names", async () => {
       if (!release) return;
-      const file =
-        values === "default" ? release.rendered.controlPlane : release.rendered.controlPlaneHa;
-      const rendered = readFileSync(file, "utf8");
+      const rendered = readFileSync(release.rendered.controlPlane, "utf8");
       const overlay = overlayWith(rendered);
       try {
-        expect(manifestChanges(rendered, await overlay.build())).toEqual(
-          onlyTheImage(DEPLOY_LINKERD.defaultImage),
-        );
+        const ref = "registry.example/mesh/destination-server:0.2.1";
+        await overlay.setImage(ref);
+        expect(manifestChanges(rendered, await overlay.build())).toEqual(onlyTheImage(ref));
       } finally {
         overlay.dispose();
       }
     });
-  }
-
-  it("uses the image `kustomize edit set image destination-server=...` names", async () => {
-    if (!release) return;
-    const rendered = readFileSync(release.rendered.controlPlane, "utf8");
-    const overlay = overlayWith(rendered);
-    try {
-      const ref = "registry.example/mesh/destination-server:0.2.1";
-      await overlay.setImage(ref);
-      expect(manifestChanges(rendered, await overlay.build())).toEqual(onlyTheImage(ref));
-    } finally {
-      overlay.dispose();
-    }
-  });
-});
+  },
+);

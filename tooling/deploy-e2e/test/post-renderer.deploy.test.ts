@@ -67,9 +67,7 @@ describe("destination-post-renderer (Helm 3's contract)", () => {
   it("takes the image from DESTINATION_IMAGE, and the argument over it", async () => {
     const env = { DESTINATION_IMAGE: "registry.example/destination-server:0.2.2" };
     expect(await imageAfter([], env)).toEqual(imageChange(env.DESTINATION_IMAGE));
-    expect(await imageAfter(["other.example/d:1"], env)).toEqual(
-      imageChange("other.example/d:1"),
-    );
+    expect(await imageAfter(["other.example/d:1"], env)).toEqual(imageChange("other.example/d:1"));
   });
 
   it("pins by digest, and reads a name without a tag as :latest, as docker does", async () => {
@@ -91,7 +89,8 @@ describe("destination-post-renderer (Helm 3's contract)", () => {
   });
 
   it("fails rather than add a container when linkerd-destination has none named destination", async () => {
-    const renamed = LINKERD.replace("- name: destination\n          image: cr.l5d.io/linkerd/controller:edge-1\n          args: [destination", "- name: dst\n          image: cr.l5d.io/linkerd/controller:edge-1\n          args: [destination");
+    // The first `destination` container is linkerd-destination's (linkerd-identity's comes after).
+    const renamed = LINKERD.replace("- name: destination", "- name: dst");
     expect(renamed).not.toBe(LINKERD);
     const result = await postRender(renamed);
     expect(result.code).not.toBe(0);
