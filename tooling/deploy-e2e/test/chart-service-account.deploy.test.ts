@@ -1,0 +1,131 @@
+// The drop-in needs nothing the chart does not grant: on a real kube-apiserver with Linkerd's
+// CRDs, the chart's RBAC objects applied for real (from the post-rendered chart), the server
+// started with the destination container's args from that render and a token of the chart's
+// ServiceAccount `linkerd-destination` syncs, answers a proxy's Get, and is refused nothing.
+import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@destination/k8s-env";
+import { connect, get, ipv4, namespace, pod, service, slice } from "@destination/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";
+import { type RunningServer, startDestinationServer } from "../src/destination-server.js";
+import { helmWithPlugin, renderControlPlane } from "../src/helm.js";
+import { linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
+
+const release = linkerdRelease();
+/** The test builders leave container images out; the API server requires one (nothing pulls it). */
+function withImages(obj: object): KubeObject {
+  const pod = structuredClone(obj) as KubeObject & { spec: { containers: { image?: string }[] } };
+  for (const c of pod.spec.containers) c.image ??= "registry.k8s.io/pause:3.10";
+  return pod;
+}
+
+const RBAC_KINDS = new Set([
+  "ServiceAccount",
+  "ClusterRole",
+  "ClusterRoleBinding",
+  "Role",
+  "RoleBinding",
+]);
+
+describe.skipIf(!release)(
+  `destination-server with the chart's ServiceAccount${release ? "" : ` (skipped: ${NO_RELEASE})`}`,
+  () => {
+    let env: KubeEnv | undefined;
+    let server: RunningServer | undefined;
+    let username = "";
+    let startedAt = new Date();
+
+    beforeAll(async () => {
+      if (!release) return;
+      env = await startKubeEnv({ installCrds: false, extraCrdFiles: [release.rendered.crds] });
+      const helm = await helmWithPlugin();
+      let objects: KubeObject[];
+      try {
+        objects = parseManifests(
+          await renderControlPlane(helm, release, {
+            args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
+          }),
+        );
+      } finally {
+        helm.dispose();
+      }
+      await env.apply(namespace("linkerd"));
+      await env.apply(objects.filter((o) => RBAC_KINDS.has(o.kind)));
+      const sa = await env.createServiceAccountKubeconfig("linkerd", "linkerd-destination");
+      username = sa.username;
+
+      // A meshed pod behind a Service's slice. The API server drops a created pod's status (a
+      // kubelet's to write), so it goes in through the status subresource, as a kubelet's would.
+      const cart = withImages(
+        pod({ namespace: "shop", name: "cart-x1", ip: "10.244.3.1", ports: [["http", 8080]] }),
+      );
+      await env.apply([
+        namespace("shop"),
+        service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.0.0.10" }),
+        cart,
+        slice("shop", "cart-1", "cart", [{ port: 8080 }], [{ ip: "10.244.3.1", pod: "cart-x1" }]),
+      ] as KubeObject[]);
+      const status = await env.request("PATCH", "/api/v1/namespaces/shop/pods/cart-x1/status", {
+        status: cart.status,
+      });
+      expect(status.status, status.text).toBe(200);
+
+      const deployment = objects.find(
+        (o) => o.kind === "Deployment" && o.metadata.name === "linkerd-destination",
+      );
+      const containers = (
+        deployment?.spec as {
+          template: { spec: { containers: { name: string; args: string[] }[] } };
+        }
+      ).template.spec.containers;
+      const args = containers.find((c) => c.name === "destination")?.args ?? [];
+      expect(args[0]).toBe("destination");
+      startedAt = new Date();
+      server = await startDestinationServer(args, sa.kubeconfigPath);
+    });
+    afterAll(async () => {
+      await server?.stop();
+      await env?.stop();
+    });
+
+    it("syncs and answers a proxy's Get with the chart's flags", async () => {
+      if (!server) throw new Error("no server");
+      const client = connect(server.grpcPort);
+      try {
+        const stream = get(client, "cart.shop.svc.cluster.local:8080");
+        expect(await stream.next()).toMatchObject({
+          add: {
+            addrs: [
+              {
+                addr: { ip: { ipv4: ipv4("10.244.3.1") }, port: 8080 },
+                // The chart's -meshed-http2-client-params and transport-header mode.
+                http2: { keepAlive: { interval: "10s", timeout: "3s", whileIdle: true } },
+                protocolHint: { h2: {}, opaqueTransport: { inboundPort: 4143 } },
+              },
+            ],
+            metricLabels: { namespace: "shop", service: "cart" },
+          },
+        });
+        stream.cancel();
+      } finally {
+        client.close();
+      }
+    });
+
+    it("is refused nothing by the chart's RBAC, and logs no error", () => {
+      if (!env || !server) throw new Error("no server");
+      const events = env
+        .auditEvents({ username })
+        .filter((e) => new Date(e.requestReceivedTimestamp) >= startedAt);
+      expect(events.length).toBeGreaterThan(5);
+      const refused = events
+        .filter((e) => e.responseStatus?.code === 401 || e.responseStatus?.code === 403)
+        .map((e) => `${e.verb} ${e.objectRef?.resource} ${e.responseStatus?.code}`);
+      expect(refused).toEqual([]);
+      const errors = server
+        .logs()
+        .split("\n")
+        .filter((line) => line.includes('"level":"error"') || line.includes('"level":"fatal"'));
+      expect(errors).toEqual([]);
+    });
+  },
+);
