@@ -7,6 +7,7 @@ export interface GoTool {
   readonly cacheEnv: string;
 }
 export declare const HELM: GoTool;
+export declare const HELM3: GoTool;
 export declare const KUSTOMIZE: GoTool;
 export declare function goToolPath(tool: GoTool): string;
 export declare function ensureGoTool(

@@ -1,5 +1,5 @@
-// The pinned Helm and kustomize that the deploy tests render Linkerd's chart with, built from
-// source with `go install` through the module proxy on first use and cached by version under
+// The pinned Helm 4, Helm 3 and kustomize that the deploy tests render Linkerd's chart with, built
+// from source with `go install` through the module proxy on first use and cached by version under
 // ~/.cache/destination-helm/<version>/helm and ~/.cache/destination-kustomize/<version>/kustomize
 // (DESTINATION_HELM_CACHE_DIR and DESTINATION_KUSTOMIZE_CACHE_DIR move the roots).
 //
@@ -27,6 +27,19 @@ export const HELM = {
   version: "v4.3.2",
   module: "helm.sh/helm/v4/cmd/helm",
   ldflags: "-s -w -X helm.sh/helm/v4/internal/version.version=v4.3.2",
+  cacheName: "destination-helm",
+  cacheEnv: "DESTINATION_HELM_CACHE_DIR",
+};
+
+/**
+ * @type {GoTool} Helm 3, the line many operators still run: it takes a post-renderer as the path
+ * of an executable. Cached beside Helm 4, by version.
+ */
+export const HELM3 = {
+  name: "helm",
+  version: "v3.22.1",
+  module: "helm.sh/helm/v3/cmd/helm",
+  ldflags: "-s -w -X helm.sh/helm/v3/internal/version.version=v3.22.1",
   cacheName: "destination-helm",
   cacheEnv: "DESTINATION_HELM_CACHE_DIR",
 };

@@ -1,6 +1,6 @@
-// The pinned Helm 4 in a home of its own (config, data, cache and plugins in a temp folder), with
-// deploy/linkerd/helm-plugin installed the way the README tells an operator to, and Linkerd's
-// control-plane chart rendered with the values rendered/ was made with.
+// The pinned Helm (4, or 3) in a home of its own (config, data, cache and plugins in a temp
+// folder), Helm 4 with deploy/linkerd/helm-plugin installed the way the README tells an operator
+// to, and Linkerd's control-plane chart rendered with the values rendered/ was made with.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,8 +16,8 @@ export interface Helm {
   dispose(): void;
 }
 
-/** A Helm with its own home and the destination-server post-renderer plugin installed. */
-export async function helmWithPlugin(): Promise<Helm> {
+/** A Helm (4 unless told another binary) with a home of its own. */
+export function isolatedHelm(binary: string = helmBinary()): Helm {
   const home = mkdtempSync(join(tmpdir(), "deploy-e2e-helm-"));
   const homeEnv = {
     HELM_CONFIG_HOME: join(home, "config"),
@@ -28,10 +28,15 @@ export async function helmWithPlugin(): Promise<Helm> {
     // The post-renderer's default image, unless a test sets it (not the caller's shell).
     DESTINATION_IMAGE: "",
   };
-  const helm: Helm = {
-    run: (args, env) => output(helmBinary(), args, { env: { ...homeEnv, ...env } }),
+  return {
+    run: (args, env) => output(binary, args, { env: { ...homeEnv, ...env } }),
     dispose: () => rmSync(home, { recursive: true, force: true }),
   };
+}
+
+/** Helm 4 with the destination-server post-renderer plugin installed, as the README says. */
+export async function helmWithPlugin(): Promise<Helm> {
+  const helm = isolatedHelm();
   await helm.run(["plugin", "install", DEPLOY_LINKERD.helmPlugin]);
   return helm;
 }

@@ -1,6 +1,7 @@
-// The pinned Helm and kustomize, as the global setup provisioned them.
-import { goToolPath, HELM, KUSTOMIZE } from "../lib/go-tools.mjs";
+// The pinned Helm 4, Helm 3 and kustomize, as the global setup provisioned them.
+import { goToolPath, HELM, HELM3, KUSTOMIZE } from "../lib/go-tools.mjs";
 
 export const helmBinary = (): string => goToolPath(HELM);
+export const helm3Binary = (): string => goToolPath(HELM3);
 export const kustomizeBinary = (): string => goToolPath(KUSTOMIZE);
-export { HELM, KUSTOMIZE };
+export { HELM, HELM3, KUSTOMIZE };

@@ -1,15 +1,17 @@
 // Linkerd's real linkerd-control-plane chart, rendered by the pinned Helm 4 without and with
 // `--post-renderer destination-server` (deploy/linkerd/helm-plugin installed as a plugin), with
 // the default and the high-availability values: the two renders differ in exactly one field,
-// the destination container's image. And the same executable as Helm 3 runs it, over the
-// manifests in rendered/ (made with Helm 3).
+// the destination container's image. The same with Helm 3.22 and the executable as
+// --post-renderer, and with the executable alone over the manifests in rendered/ (the pipe of
+// `linkerd install | ... | kubectl apply -f -`).
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_LINKERD, UPSTREAM_IMAGE } from "../src/deploy-linkerd.js";
-import { type Helm, helmWithPlugin, renderControlPlane } from "../src/helm.js";
-import { linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
+import { type Helm, helmWithPlugin, isolatedHelm, renderControlPlane } from "../src/helm.js";
+import { KUBE_VERSION, linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
 import { manifestChanges } from "../src/manifest-changes.js";
 import { postRender } from "../src/post-renderer.js";
+import { helm3Binary } from "../src/tools.js";
 
 const release = linkerdRelease();
 
@@ -27,10 +29,15 @@ describe.skipIf(!release)(
   `Linkerd's chart with the post-renderer${release ? "" : ` (skipped: ${NO_RELEASE})`}`,
   () => {
     let helm: Helm;
+    let helm3: Helm;
     beforeAll(async () => {
       helm = await helmWithPlugin();
+      helm3 = isolatedHelm(helm3Binary());
     });
-    afterAll(() => helm?.dispose());
+    afterAll(() => {
+      helm?.dispose();
+      helm3?.dispose();
+    });
 
     for (const values of ["default", "high-availability"] as const) {
       const ha = values === "high-availability";
@@ -45,7 +52,17 @@ describe.skipIf(!release)(
         expect(manifestChanges(plain, post)).toEqual(onlyTheImage(DEPLOY_LINKERD.defaultImage));
       });
 
-      it(`Helm 3 executable over rendered/, ${values} values: only that image changes`, async () => {
+      it(`Helm 3 with the executable, ${values} values: only that image changes`, async () => {
+        if (!release) return;
+        const plain = await renderControlPlane(helm3, release, { ha });
+        const post = await renderControlPlane(helm3, release, {
+          ha,
+          args: ["--post-renderer", DEPLOY_LINKERD.postRenderer],
+        });
+        expect(manifestChanges(plain, post)).toEqual(onlyTheImage(DEPLOY_LINKERD.defaultImage));
+      });
+
+      it(`the executable over rendered/, ${values} values: only that image changes`, async () => {
         if (!release) return;
         const file = ha ? release.rendered.controlPlaneHa : release.rendered.controlPlane;
         const rendered = readFileSync(file, "utf8");
@@ -59,20 +76,25 @@ describe.skipIf(!release)(
 
     it("takes the operator's image from --post-renderer-args, or from DESTINATION_IMAGE", async () => {
       if (!release) return;
-      const plain = await renderControlPlane(helm, release);
       const ref = "registry.example:5000/mesh/destination-server:0.2.1";
-      const byArg = await renderControlPlane(helm, release, {
-        args: ["--post-renderer", DEPLOY_LINKERD.pluginName, "--post-renderer-args", ref],
-      });
-      expect(manifestChanges(plain, byArg)).toEqual(onlyTheImage(ref));
-      const byEnv = await renderControlPlane(helm, release, {
-        args: ["--post-renderer", DEPLOY_LINKERD.pluginName],
-        env: { DESTINATION_IMAGE: ref },
-      });
-      expect(manifestChanges(plain, byEnv)).toEqual(onlyTheImage(ref));
+      for (const [h, postRenderer] of [
+        [helm, DEPLOY_LINKERD.pluginName],
+        [helm3, DEPLOY_LINKERD.postRenderer],
+      ] as const) {
+        const plain = await renderControlPlane(h, release);
+        const byArg = await renderControlPlane(h, release, {
+          args: ["--post-renderer", postRenderer, "--post-renderer-args", ref],
+        });
+        expect(manifestChanges(plain, byArg)).toEqual(onlyTheImage(ref));
+        const byEnv = await renderControlPlane(h, release, {
+          args: ["--post-renderer", postRenderer],
+          env: { DESTINATION_IMAGE: ref },
+        });
+        expect(manifestChanges(plain, byEnv)).toEqual(onlyTheImage(ref));
+      }
     });
 
-    it("fails the helm command when given to another chart (linkerd-crds)", async () => {
+    it("fails the helm command when given to another chart (linkerd-crds), Helm 4 and 3", async () => {
       if (!release) return;
       const args = [
         "template",
@@ -80,6 +102,8 @@ describe.skipIf(!release)(
         release.crdsChart,
         "--namespace",
         "linkerd",
+        "--kube-version",
+        KUBE_VERSION,
         "--post-renderer",
         DEPLOY_LINKERD.pluginName,
       ];
@@ -91,6 +115,9 @@ describe.skipIf(!release)(
       const why = await postRender(render);
       expect(why.code).not.toBe(0);
       expect(why.stderr).toContain("no Deployment linkerd-destination");
+      // Helm 3 passes the executable's message on.
+      const helm3Args = [...args.slice(0, -1), DEPLOY_LINKERD.postRenderer];
+      await expect(helm3.run(helm3Args)).rejects.toThrow(/no Deployment linkerd-destination/);
     });
   },
 );
