@@ -8,24 +8,12 @@ import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@de
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dryRunCreateAll } from "../src/api-dry-run.js";
 import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";
+import { destinationContainer } from "../src/destination-container.js";
 import { type Helm, helmWithPlugin, renderControlPlane } from "../src/helm.js";
 import { linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
 import { overlayWith } from "../src/overlay.js";
 
 const release = linkerdRelease();
-
-interface Container {
-  name: string;
-  image: string;
-  args?: string[];
-  command?: string[];
-  securityContext?: Record<string, unknown>;
-}
-
-function destinationContainer(deployment: KubeObject): Container | undefined {
-  const spec = deployment.spec as { template: { spec: { containers: Container[] } } };
-  return spec.template.spec.containers.find((c) => c.name === "destination");
-}
 
 describe.skipIf(!release)(`the API server${release ? "" : ` (skipped: ${NO_RELEASE})`}`, () => {
   let env: KubeEnv | undefined;
@@ -58,22 +46,14 @@ describe.skipIf(!release)(`the API server${release ? "" : ` (skipped: ${NO_RELEA
   }
 
   function expectOurDestination(accepted: KubeObject[], chart: string) {
-    const deployment = accepted.find(
-      (o) => o.kind === "Deployment" && o.metadata.name === "linkerd-destination",
-    );
-    if (!deployment) throw new Error("no linkerd-destination among the accepted objects");
-    const upstream = parseManifests(chart).find(
-      (o) => o.kind === "Deployment" && o.metadata.name === "linkerd-destination",
-    );
-    if (!upstream) throw new Error("the chart has no linkerd-destination");
-    const ours = destinationContainer(deployment);
-    const theirs = destinationContainer(upstream);
-    expect(ours?.image).toBe(DEPLOY_LINKERD.defaultImage);
+    const ours = destinationContainer(accepted);
+    const theirs = destinationContainer(parseManifests(chart));
+    expect(ours.image).toBe(DEPLOY_LINKERD.defaultImage);
     // The chart's command line, untouched: the server takes `destination -addr=:8086 ...`.
-    expect(ours?.command).toBeUndefined();
-    expect(ours?.args).toEqual(theirs?.args);
-    expect(ours?.args?.[0]).toBe("destination");
-    expect(ours?.securityContext).toMatchObject({ runAsUser: 2103, runAsNonRoot: true });
+    expect(ours.command).toBeUndefined();
+    expect(ours.args).toEqual(theirs.args);
+    expect(ours.args?.[0]).toBe("destination");
+    expect(ours.securityContext).toMatchObject({ runAsUser: 2103, runAsNonRoot: true });
   }
 
   for (const ha of [false, true]) {

@@ -6,6 +6,7 @@ import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@de
 import { connect, get, ipv4, namespace, pod, service, slice } from "@destination/server/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";
+import { destinationContainer } from "../src/destination-container.js";
 import { type RunningServer, startDestinationServer } from "../src/destination-server.js";
 import { helmWithPlugin, renderControlPlane } from "../src/helm.js";
 import { linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
@@ -69,15 +70,7 @@ describe.skipIf(!release)(
       });
       expect(status.status, status.text).toBe(200);
 
-      const deployment = objects.find(
-        (o) => o.kind === "Deployment" && o.metadata.name === "linkerd-destination",
-      );
-      const containers = (
-        deployment?.spec as {
-          template: { spec: { containers: { name: string; args: string[] }[] } };
-        }
-      ).template.spec.containers;
-      const args = containers.find((c) => c.name === "destination")?.args ?? [];
+      const args = destinationContainer(objects).args ?? [];
       expect(args[0]).toBe("destination");
       startedAt = new Date();
       server = await startDestinationServer(args, sa.kubeconfigPath);

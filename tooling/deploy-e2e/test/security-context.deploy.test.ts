@@ -6,37 +6,18 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type KubeObject, parseManifests } from "@destination/k8s-env";
+import { parseManifests } from "@destination/k8s-env";
 import { describe, expect, it } from "vitest";
+import { type DestinationContainer, destinationContainer } from "../src/destination-container.js";
 import { linkerdRelease, NO_RELEASE } from "../src/linkerd-release.js";
 
 const release = linkerdRelease();
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const isRoot = process.getuid?.() === 0;
 
-interface Container {
-  name: string;
-  args: string[];
-  securityContext: {
-    runAsUser?: number;
-    runAsNonRoot?: boolean;
-    readOnlyRootFilesystem?: boolean;
-    runAsGroup?: number;
-  };
-  livenessProbe: { httpGet: { path: string } };
-  readinessProbe: { httpGet: { path: string } };
-}
-
-function chartContainer(): Container {
+function chartContainer(): DestinationContainer {
   if (!release) throw new Error(NO_RELEASE);
-  const deployment = parseManifests(readFileSync(release.rendered.controlPlane, "utf8")).find(
-    (o: KubeObject) => o.kind === "Deployment" && o.metadata.name === "linkerd-destination",
-  );
-  const containers = (deployment?.spec as { template: { spec: { containers: Container[] } } })
-    .template.spec.containers;
-  const container = containers.find((c) => c.name === "destination");
-  if (!container) throw new Error("the chart has no destination container");
-  return container;
+  return destinationContainer(parseManifests(readFileSync(release.rendered.controlPlane, "utf8")));
 }
 
 /** `USER uid:gid` of the Dockerfile's runtime stage. */
@@ -50,7 +31,7 @@ describe.skipIf(!release)(
   `the chart's security context${release ? "" : ` (skipped: ${NO_RELEASE})`}`,
   () => {
     it("runs as the image's numeric, non-root user", () => {
-      const { securityContext } = chartContainer();
+      const securityContext = chartContainer().securityContext ?? {};
       const user = imageUser();
       expect(securityContext.runAsNonRoot).toBe(true);
       expect(securityContext.readOnlyRootFilesystem).toBe(true);
@@ -74,7 +55,7 @@ describe.skipIf(!release)(
         const server = [
           process.execPath,
           `${ROOT}apps/destination-server/bin/destination-server.js`,
-          ...container.args,
+          ...(container.args ?? []),
           "-addr=127.0.0.1:0",
           "-metrics-addr=127.0.0.1:0",
           "-log-format=json",
@@ -100,9 +81,13 @@ describe.skipIf(!release)(
           void exit.then((code) => reject(new Error(`exited ${code} before ready:\n${stderr}`)));
         });
         try {
-          for (const probe of [container.livenessProbe, container.readinessProbe]) {
-            const res = await fetch(`http://127.0.0.1:${ready.adminPort}${probe.httpGet.path}`);
-            expect(res.status, probe.httpGet.path).toBe(200);
+          const paths = [container.livenessProbe, container.readinessProbe].map(
+            (probe) => probe?.httpGet?.path,
+          );
+          expect(paths).toEqual(["/ping", "/ready"]);
+          for (const path of paths) {
+            const res = await fetch(`http://127.0.0.1:${ready.adminPort}${path}`);
+            expect(res.status, path).toBe(200);
           }
           expect(stderr).toContain('"msg":"starting"');
           expect(stderr).not.toMatch(/EROFS|EACCES|"level":"error"/);
