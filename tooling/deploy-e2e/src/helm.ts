@@ -50,10 +50,28 @@ export interface RenderOptions {
 }
 
 /**
- * `helm template` of linkerd-control-plane as Linkerd's README renders it, plus fixed values for
- * what the chart otherwise makes anew on every render (the webhooks' self-signed certificates
- * and the heartbeat's schedule, taken from the clock), so that two renders compare.
+ * The values Linkerd's README renders linkerd-control-plane with, plus fixed values for what the
+ * chart otherwise makes anew on every render (the webhooks' self-signed certificates and the
+ * heartbeat's schedule, taken from the clock), so that two renders compare.
  */
+export function controlPlaneValues(release: LinkerdRelease, options: { ha?: boolean } = {}) {
+  return [
+    ...setFile("identityTrustAnchorsPEM", release.pki.caCrt),
+    ...setFile("identity.issuer.tls.crtPEM", release.pki.issuerCrt),
+    ...setFile("identity.issuer.tls.keyPEM", release.pki.issuerKey),
+    // Any certificate and key serve for rendering; the issuer's are at hand.
+    ...["proxyInjector", "profileValidator", "policyValidator"].flatMap((webhook) => [
+      ...setFile(`${webhook}.crtPEM`, release.pki.issuerCrt),
+      ...setFile(`${webhook}.keyPEM`, release.pki.issuerKey),
+      ...setFile(`${webhook}.caBundle`, release.pki.caCrt),
+    ]),
+    "--set",
+    "heartbeatSchedule=0 0 * * *",
+    ...(options.ha ? ["--values", release.haValues] : []),
+  ];
+}
+
+/** `helm template` of linkerd-control-plane in namespace linkerd with `controlPlaneValues`. */
 export function renderControlPlane(
   helm: Helm,
   release: LinkerdRelease,
@@ -67,18 +85,7 @@ export function renderControlPlane(
     "linkerd",
     "--kube-version",
     KUBE_VERSION,
-    ...setFile("identityTrustAnchorsPEM", release.pki.caCrt),
-    ...setFile("identity.issuer.tls.crtPEM", release.pki.issuerCrt),
-    ...setFile("identity.issuer.tls.keyPEM", release.pki.issuerKey),
-    // Any certificate and key serve for rendering; the issuer's are at hand.
-    ...["proxyInjector", "profileValidator", "policyValidator"].flatMap((webhook) => [
-      ...setFile(`${webhook}.crtPEM`, release.pki.issuerCrt),
-      ...setFile(`${webhook}.keyPEM`, release.pki.issuerKey),
-      ...setFile(`${webhook}.caBundle`, release.pki.caCrt),
-    ]),
-    "--set",
-    "heartbeatSchedule=0 0 * * *",
-    ...(options.ha ? ["--values", release.haValues] : []),
+    ...controlPlaneValues(release, options),
     ...(options.args ?? []),
   ];
   return helm.run(args, options.env);
