@@ -1,6 +1,7 @@
 // The destination-server binary (apps/destination-server/bin), started the way the chart's
 // container starts it: the container's args, then loopback ports, JSON logs and a kubeconfig
-// (later flags win, as with Go's flag package).
+// (later flags win, as with Go's flag package), and HOSTNAME set as a pod has it (the
+// ExternalWorkload controller's Lease names the replica by it).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,6 +20,7 @@ export interface RunningServer {
 export function startDestinationServer(
   containerArgs: readonly string[],
   kubeconfigPath: string,
+  podName: string,
 ): Promise<RunningServer> {
   if (!existsSync(`${APP}dist/main.js`)) {
     throw new Error(
@@ -35,7 +37,7 @@ export function startDestinationServer(
       "-log-format=json",
       `-kubeconfig=${kubeconfigPath}`,
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, HOSTNAME: podName } },
   );
   let stderr = "";
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));

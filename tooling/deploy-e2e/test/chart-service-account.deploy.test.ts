@@ -1,9 +1,12 @@
 // The drop-in needs nothing the chart does not grant: on a real kube-apiserver with Linkerd's
 // CRDs, the chart's RBAC objects applied for real (from the post-rendered chart), the server
-// started with the destination container's args from that render and a token of the chart's
-// ServiceAccount `linkerd-destination` syncs, answers a proxy's Get, and is refused nothing.
+// started with the destination container's args from that render, a token of the chart's
+// ServiceAccount `linkerd-destination` and a pod's HOSTNAME syncs, answers a proxy's Get, takes
+// the ExternalWorkload controller's Lease and writes a workload's EndpointSlice, and is refused
+// nothing.
 import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@destination/k8s-env";
 import { connect, get, ipv4, namespace, pod, service, slice } from "@destination/server/testing";
+import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";
 import { destinationContainer } from "../src/destination-container.js";
@@ -18,6 +21,9 @@ function withImages(obj: object): KubeObject {
   for (const c of pod.spec.containers) c.image ??= "registry.k8s.io/pause:3.10";
   return pod;
 }
+
+/** HOSTNAME, as a pod of the Deployment has it. */
+const POD_NAME = "linkerd-destination-7d9c5b-x2k4q";
 
 const RBAC_KINDS = new Set([
   "ServiceAccount",
@@ -73,7 +79,7 @@ describe.skipIf(!release)(
       const args = destinationContainer(objects).args ?? [];
       expect(args[0]).toBe("destination");
       startedAt = new Date();
-      server = await startDestinationServer(args, sa.kubeconfigPath);
+      server = await startDestinationServer(args, sa.kubeconfigPath, POD_NAME);
     });
     afterAll(async () => {
       await server?.stop();
@@ -102,6 +108,71 @@ describe.skipIf(!release)(
       } finally {
         client.close();
       }
+    });
+
+    it("takes the Lease and writes an ExternalWorkload's EndpointSlice, as upstream's container", async () => {
+      if (!env || !server) throw new Error("no server");
+      const api = env;
+      const lease = () =>
+        api.request<{ spec?: { holderIdentity?: string } }>(
+          "GET",
+          "/apis/coordination.k8s.io/v1/namespaces/linkerd/leases/linkerd-destination-endpoint-write",
+        );
+      await eventually(async () =>
+        expect((await lease()).body.spec?.holderIdentity).toBe(POD_NAME),
+      );
+
+      // A mesh-expansion workload, Ready (its status through the subresource), and a Service
+      // that selects it: the controller, not the test, writes the Service's slice.
+      const workload = {
+        apiVersion: "workload.linkerd.io/v1beta1",
+        kind: "ExternalWorkload",
+        metadata: { name: "vm-1", namespace: "shop", labels: { app: "vm" } },
+        spec: {
+          meshTLS: {
+            identity: "vm-1.shop.serviceaccount.identity.linkerd.cluster.local",
+            serverName: "vm-1.shop.cluster.local",
+          },
+          ports: [{ name: "http", port: 8080 }],
+          workloadIPs: [{ ip: "10.1.0.6" }],
+        },
+      };
+      await api.apply([
+        workload,
+        {
+          apiVersion: "v1",
+          kind: "Service",
+          metadata: { name: "vm", namespace: "shop" },
+          spec: { selector: { app: "vm" }, ports: [{ name: "http", port: 8080 }] },
+        },
+      ] as KubeObject[]);
+      const ready = await api.request(
+        "PATCH",
+        "/apis/workload.linkerd.io/v1beta1/namespaces/shop/externalworkloads/vm-1/status",
+        {
+          status: {
+            conditions: [
+              {
+                type: "Ready",
+                status: "True",
+                lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+                reason: "test",
+                message: "test",
+              },
+            ],
+          },
+        },
+      );
+      expect(ready.status, ready.text).toBe(200);
+      await eventually(async () => {
+        const slices = await api.request<{ items: { endpoints?: { addresses: string[] }[] }[] }>(
+          "GET",
+          "/apis/discovery.k8s.io/v1/namespaces/shop/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dvm",
+        );
+        expect(slices.body.items.flatMap((s) => s.endpoints ?? []).map((e) => e.addresses)).toEqual(
+          [["10.1.0.6"]],
+        );
+      });
     });
 
     it("is refused nothing by the chart's RBAC, and logs no error", () => {
