@@ -88,13 +88,13 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
         : ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`];
     child = spawn(process.execPath, [...nodeArgs, OUR_BIN, ...flags], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: podEnv(),
     });
   } else {
     if (options.upstreamBin === undefined) throw new Error("bench: no upstream binary");
     child = spawn(options.upstreamBin, ["destination", ...flags], {
       stdio: ["ignore", "pipe", "pipe"],
-      // Its ExternalWorkload controller names its leader-election lease holder after the pod.
-      env: { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-bench" },
+      env: podEnv(),
     });
   }
   const t0 = performance.now();
@@ -161,6 +161,14 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     rssMb: () => procRssMb(pid),
     stop,
   };
+}
+
+/**
+ * What a pod gives both servers: their ExternalWorkload controllers name the Lease holder after
+ * the pod (`HOSTNAME`), and each refuses to start without one, so both run it, as in a cluster.
+ */
+function podEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-bench" };
 }
 
 async function isReady(adminPort: number): Promise<boolean> {
