@@ -1,0 +1,106 @@
+// Starting one linkerd2-proxy process in a namespace, whatever its environment: writes the
+// identity files the proxy reads (key.p8, csr.der, the token), runs it under its own uid and
+// waits for its admin /ready. LinkerdProxy (this suite) and the mesh suite build the environment.
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { eventually } from "./eventually.js";
+import { httpGet } from "./http-over-socket.js";
+import type { NamespaceAgent } from "./namespace-agent.js";
+import type { NetworkNamespace, StartedProcess } from "./network-namespace.js";
+import { parseSeries, type Series } from "./prometheus-text.js";
+import { proxyBinary } from "./proxy-binary.js";
+import { TestPki } from "./test-pki.js";
+
+/** Where the identity files were written, for the proxy's environment. */
+export interface IdentityFiles {
+  /** LINKERD2_PROXY_IDENTITY_DIR: key.p8 and csr.der. */
+  readonly dir: string;
+  /** LINKERD2_PROXY_IDENTITY_TOKEN_FILE. */
+  readonly tokenFile: string;
+}
+
+export interface ProxyLaunch {
+  /** A label for logs and bridges. */
+  readonly name: string;
+  /** The name its CSR asks for. */
+  readonly identity: string;
+  readonly uid: number;
+  /** The token Certify is shown. */
+  readonly token: string;
+  /** The whole environment but PATH, given where the identity files are. */
+  env(files: IdentityFiles): Record<string, string>;
+  /** Where its admin server listens (LINKERD2_PROXY_ADMIN_LISTEN_ADDR), to reach /ready. */
+  readonly admin: { readonly host: string; readonly port: number };
+}
+
+export interface LaunchedProxy {
+  readonly process: StartedProcess;
+  /** A Unix socket reaching its admin server. */
+  readonly adminSocket: string;
+}
+
+export class ProxyProcess {
+  protected constructor(
+    readonly process: StartedProcess,
+    private readonly adminSocket: string,
+  ) {}
+
+  protected static async launch(
+    ns: NetworkNamespace,
+    agent: NamespaceAgent,
+    workDir: string,
+    launch: ProxyLaunch,
+  ): Promise<LaunchedProxy> {
+    const dir = join(workDir, `proxy-${launch.name}`);
+    const identityDir = join(dir, "identity");
+    mkdirSync(identityDir, { recursive: true });
+    const material = await TestPki.keyMaterial(launch.identity);
+    writeFileSync(join(identityDir, "key.p8"), material.keyPkcs8);
+    writeFileSync(join(identityDir, "csr.der"), material.csrDer);
+    const tokenFile = join(dir, "token");
+    writeFileSync(tokenFile, launch.token);
+    // The proxy runs under its own uid and must read what the test wrote as root.
+    for (const p of [workDir, dir, identityDir]) chmodSync(p, 0o755);
+    for (const f of [join(identityDir, "key.p8"), join(identityDir, "csr.der"), tokenFile]) {
+      chmodSync(f, 0o644);
+    }
+    const env = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      ...launch.env({ dir: identityDir, tokenFile }),
+    };
+    const proc = ns.start(
+      `proxy-${launch.name}`,
+      "setpriv",
+      [`--reuid=${launch.uid}`, `--regid=${launch.uid}`, "--clear-groups", "--", proxyBinary()],
+      { env },
+    );
+    const adminSocket = await agent.forward(
+      `admin-${launch.name}`,
+      launch.admin.host,
+      launch.admin.port,
+    );
+    const exitedEarly = proc.exited.then(() => {
+      throw new Error(`proxy ${launch.name} exited:\n${proc.output()}`);
+    });
+    await Promise.race([
+      exitedEarly,
+      eventually(
+        `proxy ${launch.name} to be ready`,
+        async () => (await httpGet(adminSocket, "/ready", {}, 2000)).status === 200,
+        { timeoutMs: 30_000, intervalMs: 200 },
+      ),
+    ]);
+    exitedEarly.catch(() => {});
+    return { process: proc, adminSocket };
+  }
+
+  async metrics(): Promise<Series[]> {
+    const answer = await httpGet(this.adminSocket, "/metrics");
+    if (answer.status !== 200) throw new Error(`proxy /metrics: ${answer.status}`);
+    return parseSeries(answer.body);
+  }
+
+  async metricsText(): Promise<string> {
+    return (await httpGet(this.adminSocket, "/metrics")).body;
+  }
+}
