@@ -1,0 +1,167 @@
+// The meshed workloads of one test: a network namespace holding its pods (the agent's fake
+// apps on pod IPs) and their proxies, the pods' objects in the API server, and the iptables
+// rules linkerd-init would write in each pod. The control plane is reached at loopback
+// addresses bridged to its pods. `close()` ends all of it and deletes what the test applied.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type KubeObject,
+  NAMESPACE,
+  NODE_NAME,
+  type PodSpec,
+  pod as podObject,
+  uidOf,
+} from "@destination/proxy-e2e/cluster-objects";
+import { ApiServerWriter } from "@destination/proxy-e2e/cluster-writer";
+import { SERVICE_CIDR } from "@destination/proxy-e2e/kube-backend";
+import { type HttpPodMode, NamespaceAgent } from "@destination/proxy-e2e/namespace-agent";
+import { NetworkNamespace } from "@destination/proxy-e2e/network-namespace";
+import type { ControlPlane } from "./control-plane.js";
+import { DESTINATION_GRPC_PORT } from "./destination-controller.js";
+import { IDENTITY_GRPC_PORT } from "./identity-controller.js";
+import type { KubeCluster } from "./kube-cluster.js";
+import { PodProxy } from "./pod-proxy.js";
+import { POLICY_GRPC_PORT } from "./policy-controller.js";
+import { chartPort, type ProxiedPod } from "./proxy-env.js";
+import type { RenderedChart } from "./rendered-chart.js";
+
+/** The chart's proxy uid (linkerd-init's --proxy-uid): the client pod's proxy runs as it. */
+export const CLIENT_PROXY_UID = 2102;
+/**
+ * The server pods' proxies. In a cluster every proxy is 2102 in a namespace of its own; here
+ * the pods share one, and iptables tells a client proxy's connection to a pod (to be sent to
+ * that pod's proxy) from the pod's proxy's own (to be let through to the app) by uid.
+ */
+export const SERVER_PROXY_UID = 2103;
+
+const LOOPBACK = "127.0.0.1";
+
+export class Workloads {
+  readonly proxies: PodProxy[] = [];
+  private readonly writer: ApiServerWriter;
+  private readonly applied = new Map<string, { kind: string; name: string }>();
+
+  private constructor(
+    readonly ns: NetworkNamespace,
+    readonly agent: NamespaceAgent,
+    private readonly workDir: string,
+    private readonly cluster: KubeCluster,
+    private readonly chart: RenderedChart,
+  ) {
+    this.writer = new ApiServerWriter(cluster.env);
+  }
+
+  static async create(
+    controlPlane: ControlPlane,
+    cluster: KubeCluster,
+    chart: RenderedChart,
+  ): Promise<Workloads> {
+    const workDir = mkdtempSync(join(tmpdir(), "mesh-e2e-workloads-"));
+    const ns = NetworkNamespace.create("me2e");
+    const w = new Workloads(ns, NamespaceAgent.start(ns, workDir), workDir, cluster, chart);
+    try {
+      const { endpoints } = controlPlane;
+      await w.agent.listen("destination", LOOPBACK, DESTINATION_GRPC_PORT, endpoints.destination);
+      await w.agent.listen("policy", LOOPBACK, POLICY_GRPC_PORT, endpoints.policy);
+      await w.agent.listen("identity", LOOPBACK, IDENTITY_GRPC_PORT, endpoints.identity);
+    } catch (err) {
+      await w.close();
+      throw err;
+    }
+    return w;
+  }
+
+  async apply(...objects: KubeObject[]): Promise<void> {
+    for (const o of objects)
+      this.applied.set(`${o.kind}/${o.metadata.name}`, { kind: o.kind, name: o.metadata.name });
+    await this.writer.apply(...objects);
+  }
+
+  async delete(kind: string, name: string): Promise<void> {
+    this.applied.delete(`${kind}/${name}`);
+    await this.writer.delete(kind, name);
+  }
+
+  /** The fake app of a pod, on its pod IP (HTTP answering with its name, or TCP echo). */
+  async serveApp(p: PodSpec, app: HttpPodMode | { mode: "tcp" } = { mode: "ok" }): Promise<void> {
+    if (app.mode === "tcp") await this.agent.tcpPod(p.name, p.ip, p.port);
+    else await this.agent.httpPod(p.name, p.ip, p.port, app);
+  }
+
+  /**
+   * A meshed server pod's proxy in front of its app: inbound connections to the pod's port go
+   * to the proxy's inbound port on the pod IP (linkerd-init's PREROUTING redirect), for every
+   * uid but the server proxies' own.
+   */
+  async startServerProxy(p: PodSpec): Promise<PodProxy> {
+    const proxy = await this.startProxy(p, SERVER_PROXY_UID);
+    const inbound = chartPort(this.chart, "LINKERD2_PROXY_INBOUND_LISTEN_ADDR");
+    this.dnat(`${p.ip}/32`, p.port, `${p.ip}:${inbound}`, SERVER_PROXY_UID);
+    return proxy;
+  }
+
+  /**
+   * The client pod and its proxy: what the app sends to a Service's ClusterIP goes to the
+   * proxy's outbound port (linkerd-init's OUTPUT redirect, here of the Service range only so the
+   * suite's own bridges are left alone). The app is the test process: `agent.forward` to a
+   * ClusterIP.
+   */
+  async startClientPod(p: PodSpec): Promise<PodProxy> {
+    await this.apply(podObject({ ...p, meshed: true }));
+    const proxy = await this.startProxy(p, CLIENT_PROXY_UID);
+    const outbound = chartPort(this.chart, "LINKERD2_PROXY_OUTBOUND_LISTEN_ADDR");
+    this.dnat(SERVICE_CIDR, undefined, `${p.ip}:${outbound}`, CLIENT_PROXY_UID);
+    return proxy;
+  }
+
+  private async startProxy(p: PodSpec, uid: number): Promise<PodProxy> {
+    const proxied: ProxiedPod = {
+      name: p.name,
+      namespace: NAMESPACE,
+      uid: uidOf("pod", p.name, p.ip),
+      ip: p.ip,
+      nodeName: NODE_NAME,
+      serviceAccount: p.serviceAccount ?? p.app,
+      ports: [p.port],
+    };
+    const token = await this.cluster.identityToken(proxied.serviceAccount);
+    const proxy = await PodProxy.start(
+      this.ns,
+      this.agent,
+      this.workDir,
+      this.chart,
+      proxied,
+      {
+        destination: `${LOOPBACK}:${DESTINATION_GRPC_PORT}`,
+        policy: `${LOOPBACK}:${POLICY_GRPC_PORT}`,
+        identity: `${LOOPBACK}:${IDENTITY_GRPC_PORT}`,
+      },
+      token,
+      uid,
+    );
+    this.proxies.push(proxy);
+    return proxy;
+  }
+
+  private dnat(cidr: string, dport: number | undefined, to: string, exceptUid: number): void {
+    this.ns.iptables(
+      ...["-t", "nat", "-I", "OUTPUT", "1", "-p", "tcp", "-d", cidr],
+      ...(dport === undefined ? [] : ["--dport", String(dport)]),
+      ...["-m", "owner", "!", "--uid-owner", String(exceptUid), "-j", "DNAT"],
+      ...["--to-destination", to],
+    );
+  }
+
+  diagnostics(): string {
+    return this.ns.outputs();
+  }
+
+  async close(): Promise<void> {
+    await this.ns.delete();
+    for (const { kind, name } of [...this.applied.values()].reverse()) {
+      await this.writer.delete(kind, name).catch(() => {});
+    }
+    rmSync(this.workDir, { recursive: true, force: true });
+  }
+}
