@@ -94,10 +94,12 @@ export class Workloads {
    * to the proxy's inbound port on the pod IP (linkerd-init's PREROUTING redirect), for every
    * uid but the server proxies' own.
    */
-  async startServerProxy(p: PodSpec): Promise<PodProxy> {
+  async startServerProxy(p: PodSpec, { redirect = true } = {}): Promise<PodProxy> {
     const proxy = await this.startProxy(p, SERVER_PROXY_UID);
     const inbound = chartPort(this.chart, "LINKERD2_PROXY_INBOUND_LISTEN_ADDR");
-    this.dnat(`${p.ip}/32`, p.port, `${p.ip}:${inbound}`, SERVER_PROXY_UID);
+    // Without the redirect, only a client that names the inbound port itself (the opaque
+    // transport hint) reaches the proxy; anything else goes straight to the app.
+    if (redirect) this.dnat(`${p.ip}/32`, p.port, `${p.ip}:${inbound}`, SERVER_PROXY_UID);
     return proxy;
   }
 
