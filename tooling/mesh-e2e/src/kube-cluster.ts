@@ -92,6 +92,17 @@ export class KubeCluster {
     return token;
   }
 
+  /** Who holds a Lease of the control plane's namespace (undefined: no Lease, or no holder). */
+  async leaseHolder(name: string): Promise<string | undefined> {
+    const res = await this.env.request<{ spec?: { holderIdentity?: string } }>(
+      "GET",
+      `/apis/coordination.k8s.io/v1/namespaces/${CONTROL_PLANE_NAMESPACE}/leases/${name}`,
+    );
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw new Error(`Lease ${name}: ${res.status} ${res.text}`);
+    return res.body.spec?.holderIdentity || undefined;
+  }
+
   stop(): Promise<void> {
     return this.env.stop();
   }

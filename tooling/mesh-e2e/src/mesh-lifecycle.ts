@@ -16,10 +16,14 @@ export interface MeshFile {
   cluster(): Promise<KubeCluster>;
 }
 
-/** The file's API server, started on first use and stopped after the file. */
-export function meshFile(): MeshFile {
+/**
+ * The file's API server, started on first use and stopped after the file; the control plane
+ * from the chart's default render, or its high-availability one (`ha`: three destination
+ * replicas).
+ */
+export function meshFile({ ha = false } = {}): MeshFile {
   const release = linkerdRelease();
-  const chart = RenderedChart.read(release.controlPlaneYaml);
+  const chart = RenderedChart.read(ha ? release.controlPlaneHaYaml : release.controlPlaneYaml);
   let cluster: Promise<KubeCluster> | undefined;
   afterAll(async () => {
     await (await cluster?.catch(() => undefined))?.stop();
@@ -57,6 +61,7 @@ export function meshWith(file: MeshFile, kind: DestinationKind): Mesh {
     }
     await workloads?.close();
     workloads = undefined;
+    await controlPlane?.heal();
   });
   afterAll(async () => {
     await controlPlane?.close();

@@ -21,6 +21,7 @@ export async function startPolicyController(
   release: LinkerdRelease,
   chart: RenderedChart,
   apiServer: KubeEnv,
+  hostname: string,
 ): Promise<StartedProcess> {
   const runDir = join(pod.dir, "policy-var-run-linkerd");
   writeRunDir(runDir, {
@@ -34,7 +35,7 @@ export async function startPolicyController(
   );
   const proc = pod.start("policy", cmd, args, {
     KUBECONFIG: apiServer.kubeconfigPath,
-    HOSTNAME: pod.name,
+    HOSTNAME: hostname,
   });
   await untilReady(proc, await pod.expose(POLICY_ADMIN_PORT));
   return proc;

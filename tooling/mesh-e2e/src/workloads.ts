@@ -61,6 +61,7 @@ export class Workloads {
     const ns = NetworkNamespace.create("me2e");
     const w = new Workloads(ns, NamespaceAgent.start(ns, workDir), workDir, cluster, chart);
     try {
+      // A ClusterIP of the control plane's replicas: each connection to the next live one.
       const { endpoints } = controlPlane;
       await w.agent.listen("destination", LOOPBACK, DESTINATION_GRPC_PORT, endpoints.destination);
       await w.agent.listen("policy", LOOPBACK, POLICY_GRPC_PORT, endpoints.policy);

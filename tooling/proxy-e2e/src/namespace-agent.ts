@@ -66,9 +66,14 @@ export class NamespaceAgent {
     return this.command("tcp-pod", { name, host, port });
   }
 
-  /** host:port inside the namespace, connected to the Unix socket `socketPath` outside. */
-  listen(name: string, host: string, port: number, socketPath: string) {
-    return this.command("listen", { name, host, port, socket: socketPath });
+  /**
+   * host:port inside the namespace, connected to the Unix socket `socketPath` outside; given
+   * several, each connection to the next that accepts it (round-robin, like a ClusterIP).
+   */
+  listen(name: string, host: string, port: number, socketPath: string | readonly string[]) {
+    return typeof socketPath === "string"
+      ? this.command("listen", { name, host, port, socket: socketPath })
+      : this.command("listen", { name, host, port, sockets: socketPath });
   }
 
   /** A Unix socket (returned) whose connections reach host:port inside the namespace. */
