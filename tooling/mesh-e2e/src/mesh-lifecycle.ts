@@ -82,6 +82,7 @@ export function meshWith(file: MeshFile, kind: DestinationKind): Mesh {
         started(controlPlane, "control plane"),
         started(cluster, "cluster"),
         file.chart,
+        file.release,
       );
       return workloads;
     },

@@ -16,6 +16,11 @@ export function identityName(pod: Pick<ProxiedPod, "serviceAccount" | "namespace
   return `${pod.serviceAccount}.${pod.namespace}.serviceaccount.identity.linkerd.cluster.local`;
 }
 
+/** The SPIFFE ID of a pod's service account in the chart's trust domain. */
+export function spiffeId(pod: Pick<ProxiedPod, "serviceAccount" | "namespace">): string {
+  return `spiffe://cluster.local/ns/${pod.namespace}/sa/${pod.serviceAccount}`;
+}
+
 export class PodProxy extends ProxyProcess {
   private constructor(
     readonly pod: ProxiedPod,
@@ -37,6 +42,8 @@ export class PodProxy extends ProxyProcess {
     const launched = await ProxyProcess.launch(ns, agent, workDir, {
       name: pod.name,
       identity: identityName(pod),
+      // An external workload is known by its SPIFFE ID (ExternalWorkload meshTLS.identity).
+      ...(pod.externalWorkload ? { uris: [spiffeId(pod)] } : {}),
       uid,
       token,
       env: (files) => injectedProxyEnv(chart, pod, controlPlane, files),

@@ -22,6 +22,8 @@ export interface ProxiedPod {
   readonly serviceAccount: string;
   /** The pod's container ports (LINKERD2_PROXY_INBOUND_PORTS). */
   readonly ports: readonly number[];
+  /** Not a pod but an ExternalWorkload of this name (its policy is looked up as one). */
+  readonly externalWorkload?: boolean;
 }
 
 /** Where the proxy finds the control plane (host:port each). */
@@ -105,6 +107,14 @@ export function injectedProxyEnv(
     LINKERD2_PROXY_POLICY_SVC_ADDR: controlPlane.policy,
     LINKERD2_PROXY_IDENTITY_SVC_ADDR: controlPlane.identity,
     LINKERD2_PROXY_INBOUND_PORTS: pod.ports.join(","),
+    ...(pod.externalWorkload
+      ? {
+          LINKERD2_PROXY_POLICY_WORKLOAD: JSON.stringify({
+            ns: pod.namespace,
+            external_workload: pod.name,
+          }),
+        }
+      : {}),
     LINKERD2_PROXY_IDENTITY_DIR: files.dir,
     LINKERD2_PROXY_IDENTITY_TOKEN_FILE: files.tokenFile,
   };

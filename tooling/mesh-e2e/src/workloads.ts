@@ -14,6 +14,7 @@ import {
   uidOf,
 } from "@destination/proxy-e2e/cluster-objects";
 import { ApiServerWriter } from "@destination/proxy-e2e/cluster-writer";
+import type { RunningIdentityService } from "@destination/proxy-e2e/identity-service";
 import { SERVICE_CIDR } from "@destination/proxy-e2e/kube-backend";
 import { type HttpPodMode, NamespaceAgent } from "@destination/proxy-e2e/namespace-agent";
 import { NetworkNamespace } from "@destination/proxy-e2e/network-namespace";
@@ -21,10 +22,12 @@ import type { ControlPlane } from "./control-plane.js";
 import { DESTINATION_GRPC_PORT } from "./destination-controller.js";
 import { IDENTITY_GRPC_PORT } from "./identity-controller.js";
 import type { KubeCluster } from "./kube-cluster.js";
-import { PodProxy } from "./pod-proxy.js";
+import { identityName, PodProxy } from "./pod-proxy.js";
 import { POLICY_GRPC_PORT } from "./policy-controller.js";
 import { chartPort, type ProxiedPod } from "./proxy-env.js";
+import type { LinkerdRelease } from "./release.js";
 import type { RenderedChart } from "./rendered-chart.js";
+import { startWorkloadIdentity, WORKLOAD_IDENTITY_PORT } from "./workload-identity.js";
 
 /** The chart's proxy uid (linkerd-init's --proxy-uid): the client pod's proxy runs as it. */
 export const CLIENT_PROXY_UID = 2102;
@@ -41,6 +44,7 @@ export class Workloads {
   readonly proxies: PodProxy[] = [];
   private readonly writer: ApiServerWriter;
   private readonly applied = new Map<string, { kind: string; name: string }>();
+  private workloadIdentity: RunningIdentityService | undefined;
 
   private constructor(
     readonly ns: NetworkNamespace,
@@ -48,6 +52,7 @@ export class Workloads {
     private readonly workDir: string,
     private readonly cluster: KubeCluster,
     private readonly chart: RenderedChart,
+    private readonly release: LinkerdRelease,
   ) {
     this.writer = new ApiServerWriter(cluster.env);
   }
@@ -56,10 +61,18 @@ export class Workloads {
     controlPlane: ControlPlane,
     cluster: KubeCluster,
     chart: RenderedChart,
+    release: LinkerdRelease,
   ): Promise<Workloads> {
     const workDir = mkdtempSync(join(tmpdir(), "mesh-e2e-workloads-"));
     const ns = NetworkNamespace.create("me2e");
-    const w = new Workloads(ns, NamespaceAgent.start(ns, workDir), workDir, cluster, chart);
+    const w = new Workloads(
+      ns,
+      NamespaceAgent.start(ns, workDir),
+      workDir,
+      cluster,
+      chart,
+      release,
+    );
     try {
       // A ClusterIP of the control plane's replicas: each connection to the next live one.
       const { endpoints } = controlPlane;
@@ -105,6 +118,28 @@ export class Workloads {
   }
 
   /**
+   * The proxy beside an external workload (an ExternalWorkload of `p.name`, not a pod): its
+   * certificate, with the workload's SPIFFE ID, from the SPIRE stand-in (workload-identity.ts);
+   * the workload's port goes to it as a meshed pod's does.
+   */
+  async startExternalWorkloadProxy(p: PodSpec): Promise<PodProxy> {
+    if (this.workloadIdentity === undefined) {
+      const socket = join(this.workDir, "workload-identity.sock");
+      this.workloadIdentity = await startWorkloadIdentity(this.release.pkiDir, socket);
+      await this.agent.listen("workload-identity", LOOPBACK, WORKLOAD_IDENTITY_PORT, socket);
+    }
+    const identity = this.workloadIdentity;
+    const proxy = await this.startProxy(p, SERVER_PROXY_UID, {
+      externalWorkload: true,
+      identityAddress: `${LOOPBACK}:${WORKLOAD_IDENTITY_PORT}`,
+      token: (name) => identity.issueToken(name),
+    });
+    const inbound = chartPort(this.chart, "LINKERD2_PROXY_INBOUND_LISTEN_ADDR");
+    this.dnat(`${p.ip}/32`, p.port, `${p.ip}:${inbound}`, SERVER_PROXY_UID);
+    return proxy;
+  }
+
+  /**
    * The client pod and its proxy: what the app sends to a Service's ClusterIP goes to the
    * proxy's outbound port (linkerd-init's OUTPUT redirect, here of the Service range only so the
    * suite's own bridges are left alone). The app is the test process: `agent.forward` to a
@@ -118,7 +153,16 @@ export class Workloads {
     return proxy;
   }
 
-  private async startProxy(p: PodSpec, uid: number): Promise<PodProxy> {
+  private async startProxy(
+    p: PodSpec,
+    uid: number,
+    how: {
+      externalWorkload?: boolean;
+      identityAddress?: string;
+      /** The token for an identity name; by default a TokenRequest for the service account. */
+      token?: (identity: string) => string;
+    } = {},
+  ): Promise<PodProxy> {
     const proxied: ProxiedPod = {
       name: p.name,
       namespace: NAMESPACE,
@@ -127,8 +171,11 @@ export class Workloads {
       nodeName: NODE_NAME,
       serviceAccount: p.serviceAccount ?? p.app,
       ports: [p.port],
+      externalWorkload: how.externalWorkload ?? false,
     };
-    const token = await this.cluster.identityToken(proxied.serviceAccount);
+    const token =
+      how.token?.(identityName(proxied)) ??
+      (await this.cluster.identityToken(proxied.serviceAccount));
     const proxy = await PodProxy.start(
       this.ns,
       this.agent,
@@ -138,7 +185,7 @@ export class Workloads {
       {
         destination: `${LOOPBACK}:${DESTINATION_GRPC_PORT}`,
         policy: `${LOOPBACK}:${POLICY_GRPC_PORT}`,
-        identity: `${LOOPBACK}:${IDENTITY_GRPC_PORT}`,
+        identity: how.identityAddress ?? `${LOOPBACK}:${IDENTITY_GRPC_PORT}`,
       },
       token,
       uid,
@@ -162,6 +209,7 @@ export class Workloads {
 
   async close(): Promise<void> {
     await this.ns.delete();
+    await this.workloadIdentity?.close();
     for (const { kind, name } of [...this.applied.values()].reverse()) {
       await this.writer.delete(kind, name).catch(() => {});
     }

@@ -24,6 +24,8 @@ export interface ProxyLaunch {
   readonly name: string;
   /** The name its CSR asks for. */
   readonly identity: string;
+  /** URI SANs its CSR asks for too (a SPIFFE ID). */
+  readonly uris?: readonly string[];
   readonly uid: number;
   /** The token Certify is shown. */
   readonly token: string;
@@ -54,7 +56,7 @@ export class ProxyProcess {
     const dir = join(workDir, `proxy-${launch.name}`);
     const identityDir = join(dir, "identity");
     mkdirSync(identityDir, { recursive: true });
-    const material = await TestPki.keyMaterial(launch.identity);
+    const material = await TestPki.keyMaterial(launch.identity, launch.uris);
     writeFileSync(join(identityDir, "key.p8"), material.keyPkcs8);
     writeFileSync(join(identityDir, "csr.der"), material.csrDer);
     const tokenFile = join(dir, "token");
