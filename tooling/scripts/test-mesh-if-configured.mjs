@@ -4,8 +4,8 @@
 // otherwise says that it was skipped and why, and succeeds, so a fresh clone without Linkerd's
 // binaries still passes. A report left by an earlier run is removed either way, so the summary
 // counts only this run.
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
+import { runPnpmScript } from "./run-pnpm-script.mjs";
 
 const report = new URL("../mesh-e2e/.vitest-mesh-report.json", import.meta.url).pathname;
 rmSync(report, { force: true });
@@ -30,14 +30,4 @@ if (missing.length > 0) {
   );
   process.exit(0);
 }
-// The pnpm running `pnpm test` (CI runs it through npx, so `pnpm` need not be on PATH).
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the package manager, not an input
-const pnpm = process.env.npm_execpath;
-const [cmd, args] =
-  pnpm === undefined || pnpm === ""
-    ? ["pnpm", []]
-    : /\.[cm]?js$/.test(pnpm)
-      ? [process.execPath, [pnpm]]
-      : [pnpm, []];
-const run = spawnSync(cmd, [...args, "test:mesh"], { stdio: "inherit" });
-process.exit(run.status ?? 1);
+process.exit(runPnpmScript("test:mesh"));

@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { KubeEnv } from "@destination/k8s-env";
 import type { StartedProcess } from "@destination/proxy-e2e/network-namespace";
+import { untilReady } from "@destination/proxy-e2e/until-ready";
 import type { PodNamespace } from "./pod-namespace.js";
-import { untilReady } from "./ready.js";
 import type { LinkerdRelease } from "./release.js";
 import type { RenderedChart } from "./rendered-chart.js";
 

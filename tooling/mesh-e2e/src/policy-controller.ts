@@ -6,9 +6,9 @@
 import { join } from "node:path";
 import type { KubeEnv } from "@destination/k8s-env";
 import type { StartedProcess } from "@destination/proxy-e2e/network-namespace";
+import { untilReady } from "@destination/proxy-e2e/until-ready";
 import { withRunDir, writeRunDir } from "./linkerd-run-dir.js";
 import type { PodNamespace } from "./pod-namespace.js";
-import { untilReady } from "./ready.js";
 import type { LinkerdRelease } from "./release.js";
 import type { RenderedChart } from "./rendered-chart.js";
 

@@ -3,13 +3,13 @@
 // waits for its admin /ready. LinkerdProxy (this suite) and the mesh suite build the environment.
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventually } from "./eventually.js";
 import { httpGet } from "./http-over-socket.js";
 import type { NamespaceAgent } from "./namespace-agent.js";
 import type { NetworkNamespace, StartedProcess } from "./network-namespace.js";
 import { parseSeries, type Series } from "./prometheus-text.js";
 import { proxyBinary } from "./proxy-binary.js";
 import { TestPki } from "./test-pki.js";
+import { untilReady } from "./until-ready.js";
 
 /** Where the identity files were written, for the proxy's environment. */
 export interface IdentityFiles {
@@ -81,18 +81,7 @@ export class ProxyProcess {
       launch.admin.host,
       launch.admin.port,
     );
-    const exitedEarly = proc.exited.then(() => {
-      throw new Error(`proxy ${launch.name} exited:\n${proc.output()}`);
-    });
-    await Promise.race([
-      exitedEarly,
-      eventually(
-        `proxy ${launch.name} to be ready`,
-        async () => (await httpGet(adminSocket, "/ready", {}, 2000)).status === 200,
-        { timeoutMs: 30_000, intervalMs: 200 },
-      ),
-    ]);
-    exitedEarly.catch(() => {});
+    await untilReady(proc, adminSocket, 30_000, 200);
     return { process: proc, adminSocket };
   }
 

@@ -1,13 +1,14 @@
-// Waiting for a control-plane process as its readiness probe would: its admin /ready answering
-// 200, through a Unix-socket bridge into its pod; failing at once, with its output, if it exits.
-import { eventually } from "@destination/proxy-e2e/eventually";
-import { httpGet } from "@destination/proxy-e2e/http-over-socket";
-import type { StartedProcess } from "@destination/proxy-e2e/network-namespace";
+// Waiting for a process as a readiness probe would: its admin /ready answering 200, through a
+// Unix-socket bridge into its namespace; failing at once, with its output, if it exits first.
+import { eventually } from "./eventually.js";
+import { httpGet } from "./http-over-socket.js";
+import type { StartedProcess } from "./network-namespace.js";
 
 export async function untilReady(
   proc: StartedProcess,
   adminSocket: string,
   timeoutMs = 60_000,
+  intervalMs = 250,
 ): Promise<void> {
   const exitedEarly = proc.exited.then(() => {
     throw new Error(`${proc.name} exited before it was ready:\n${proc.output().slice(-4000)}`);
@@ -24,7 +25,7 @@ export async function untilReady(
           return undefined;
         }
       },
-      { timeoutMs, intervalMs: 250 },
+      { timeoutMs, intervalMs },
     ),
   ]);
 }
