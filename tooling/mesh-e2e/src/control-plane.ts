@@ -4,6 +4,13 @@
 // pod in a network namespace of its own, against the suite's API server. Proxies reach the gRPC
 // ports through the Unix sockets in `endpoints`.
 import type { StartedProcess } from "@destination/proxy-e2e/network-namespace";
+import { ClusterNetwork } from "./cluster-network.js";
+import {
+  inboundPorts,
+  placeControlPlanePod,
+  podTemplate,
+  startControlPlaneProxy,
+} from "./control-plane-pod.js";
 import {
   DESTINATION_GRPC_PORT,
   type DestinationKind,
@@ -13,6 +20,7 @@ import {
 import { IDENTITY_GRPC_PORT, startIdentityController } from "./identity-controller.js";
 import type { KubeCluster } from "./kube-cluster.js";
 import { PodNamespace } from "./pod-namespace.js";
+import type { PodProxy } from "./pod-proxy.js";
 import { POLICY_GRPC_PORT, startPolicyController } from "./policy-controller.js";
 import type { LinkerdRelease } from "./release.js";
 import type { RenderedChart } from "./rendered-chart.js";
@@ -24,16 +32,30 @@ export interface ControlPlaneEndpoints {
   readonly identity: string;
 }
 
+/**
+ * How proxies reach the control plane: `loopback`, plaintext at 127.0.0.1 bridged to its pods;
+ * or as the chart says (`chart`): by the headless Services' names, over mTLS to each pod's own
+ * proxy (see cluster-network.ts).
+ */
+export type Addressing = "loopback" | "chart";
+
 /** One pod of the linkerd-destination Deployment. */
 interface DestinationReplica {
   /** The pod's name, its HOSTNAME (upstream's Lease holder identity). */
   readonly hostname: string;
   readonly pod: PodNamespace;
+  readonly ip: string;
   destination: DestinationProcess | undefined;
   policy: StartedProcess | undefined;
+  /** With `chart` addressing: the pod's own proxy. */
+  proxy: PodProxy | undefined;
+  /** With `chart` addressing: the resolv.conf its proxy reads. */
+  resolvConf?: string;
 }
 
 const REPLICA_SUFFIXES = ["x2x7q", "b8kfm", "q4zwd", "m9tcl", "h5rvn"];
+const IDENTITY_POD = { hostname: "linkerd-identity-5c8f7d9b6-k2x9p", ip: "10.244.200.2" };
+const replicaIp = (i: number) => `10.244.200.${11 + i}`;
 
 export class ControlPlane {
   private constructor(
@@ -44,6 +66,8 @@ export class ControlPlane {
     private readonly identityPod: PodNamespace,
     private readonly replicas: readonly DestinationReplica[],
     readonly endpoints: ControlPlaneEndpoints,
+    /** With `chart` addressing, the network a workloads' namespace joins. */
+    readonly network: ClusterNetwork | undefined,
   ) {}
 
   static async start(
@@ -51,6 +75,7 @@ export class ControlPlane {
     release: LinkerdRelease,
     chart: RenderedChart,
     cluster: KubeCluster,
+    addressing: Addressing = "loopback",
   ): Promise<ControlPlane> {
     const pods: PodNamespace[] = [];
     try {
@@ -58,14 +83,16 @@ export class ControlPlane {
       pods.push(identityPod);
       const count = chart.deployment("linkerd-destination").spec.replicas ?? 1;
       const replicas: DestinationReplica[] = [];
-      for (const suffix of REPLICA_SUFFIXES.slice(0, count)) {
+      for (const [i, suffix] of REPLICA_SUFFIXES.slice(0, count).entries()) {
         const pod = await PodNamespace.create("linkerd-destination", cluster.env);
         pods.push(pod);
         replicas.push({
           hostname: `linkerd-destination-7d9f8b6c4-${suffix}`,
           pod,
+          ip: replicaIp(i),
           destination: undefined,
           policy: undefined,
+          proxy: undefined,
         });
       }
       // Side by side: each waits only on the API server.
@@ -80,8 +107,42 @@ export class ControlPlane {
         policy: await Promise.all(replicas.map((r) => r.pod.expose(POLICY_GRPC_PORT))),
         identity: await identityPod.expose(IDENTITY_GRPC_PORT),
       };
-      const cp = new ControlPlane(kind, release, chart, cluster, identityPod, replicas, endpoints);
+      const network = addressing === "chart" ? new ClusterNetwork(chart) : undefined;
+      const cp = new ControlPlane(
+        kind,
+        release,
+        chart,
+        cluster,
+        identityPod,
+        replicas,
+        endpoints,
+        network,
+      );
       for (const r of replicas) await cp.startDestination(r.hostname);
+      if (network !== undefined) {
+        const identityRef = { deployment: "linkerd-identity", pod: identityPod, ...IDENTITY_POD };
+        const members = [
+          identityRef,
+          ...replicas.map((r) => ({ deployment: "linkerd-destination", ...r })),
+        ];
+        for (const m of members) {
+          network.add(m.pod, m.ip, podTemplate(chart, m.deployment).metadata.labels);
+          await placeControlPlanePod(chart, cluster, m);
+        }
+        // The identity pod's proxy first: the others are certified through it.
+        const identityResolvConf = await network.join(identityPod.agent, identityPod.dir, {
+          pod: identityPod,
+          ports: inboundPorts(chart, "linkerd-identity"),
+        });
+        await startControlPlaneProxy(chart, cluster, identityRef, identityResolvConf);
+        for (const r of replicas) {
+          r.resolvConf = await network.join(r.pod.agent, r.pod.dir, {
+            pod: r.pod,
+            ports: inboundPorts(chart, "linkerd-destination"),
+          });
+          await cp.startReplicaProxy(r);
+        }
+      }
       return cp;
     } catch (err) {
       for (const p of pods) {
@@ -124,6 +185,16 @@ export class ControlPlane {
     r.destination = undefined;
   }
 
+  private async startReplicaProxy(r: DestinationReplica): Promise<void> {
+    if (r.resolvConf === undefined) return;
+    r.proxy = await startControlPlaneProxy(
+      this.chart,
+      this.cluster,
+      { deployment: "linkerd-destination", ...r },
+      r.resolvConf,
+    );
+  }
+
   /** A replica's pod lost at once (SIGKILL to every container: nothing is released). */
   async killReplica(hostname: string): Promise<void> {
     const r = this.replica(hostname);
@@ -131,9 +202,10 @@ export class ControlPlane {
       p?.child.kill("SIGKILL");
       await p?.exited;
     };
-    await Promise.all([kill(r.destination?.process), kill(r.policy)]);
+    await Promise.all([kill(r.destination?.process), kill(r.policy), kill(r.proxy?.process)]);
     r.destination = undefined;
     r.policy = undefined;
+    r.proxy = undefined;
   }
 
   /** Starts again whatever of a replica was stopped or killed (after a test that did so). */
@@ -147,6 +219,7 @@ export class ControlPlane {
         r.hostname,
       );
       if (r.destination === undefined) await this.startDestination(r.hostname);
+      if (r.proxy === undefined) await this.startReplicaProxy(r);
     }
   }
 

@@ -3,7 +3,7 @@
 // (a `describe.each(DESTINATIONS)` block), and fresh workloads per test, ended after it (the
 // logs of everything printed when it failed).
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { ControlPlane } from "./control-plane.js";
+import { type Addressing, ControlPlane } from "./control-plane.js";
 import type { DestinationKind } from "./destination-controller.js";
 import { KubeCluster } from "./kube-cluster.js";
 import { type LinkerdRelease, linkerdRelease } from "./release.js";
@@ -13,6 +13,7 @@ import { Workloads } from "./workloads.js";
 export interface MeshFile {
   readonly release: LinkerdRelease;
   readonly chart: RenderedChart;
+  readonly addressing: Addressing;
   cluster(): Promise<KubeCluster>;
 }
 
@@ -21,7 +22,13 @@ export interface MeshFile {
  * from the chart's default render, or its high-availability one (`ha`: three destination
  * replicas).
  */
-export function meshFile({ ha = false } = {}): MeshFile {
+export function meshFile({
+  ha = false,
+  addressing = addressingFromEnv(),
+}: {
+  ha?: boolean;
+  addressing?: Addressing;
+} = {}): MeshFile {
   const release = linkerdRelease();
   const chart = RenderedChart.read(ha ? release.controlPlaneHaYaml : release.controlPlaneYaml);
   let cluster: Promise<KubeCluster> | undefined;
@@ -31,6 +38,7 @@ export function meshFile({ ha = false } = {}): MeshFile {
   return {
     release,
     chart,
+    addressing,
     cluster: () => {
       cluster ??= KubeCluster.start(release, chart);
       return cluster;
@@ -52,7 +60,13 @@ export function meshWith(file: MeshFile, kind: DestinationKind): Mesh {
   let workloads: Workloads | undefined;
   beforeAll(async () => {
     cluster = await file.cluster();
-    controlPlane = await ControlPlane.start(kind, file.release, file.chart, cluster);
+    controlPlane = await ControlPlane.start(
+      kind,
+      file.release,
+      file.chart,
+      cluster,
+      file.addressing,
+    );
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === "fail") {
@@ -87,4 +101,11 @@ export function meshWith(file: MeshFile, kind: DestinationKind): Mesh {
       return workloads;
     },
   };
+}
+
+/** MESH_ADDRESSING=chart (the default) or loopback (see Addressing in control-plane.ts). */
+function addressingFromEnv(): Addressing {
+  const v = process.env.MESH_ADDRESSING ?? "chart";
+  if (v !== "loopback" && v !== "chart") throw new Error(`MESH_ADDRESSING=${v}: loopback or chart`);
+  return v;
 }

@@ -14,7 +14,7 @@ import { rootLoopbackBridge } from "@destination/proxy-e2e/root-loopback-bridge"
 
 export class PodNamespace {
   private readonly bridges: Server[] = [];
-  private readonly exposed = new Map<number, Promise<string>>();
+  private readonly exposed = new Map<string, Promise<string>>();
 
   private constructor(
     readonly name: string,
@@ -43,12 +43,13 @@ export class PodNamespace {
     return pod;
   }
 
-  /** A Unix socket whose connections reach 127.0.0.1:port in this pod. */
-  expose(port: number): Promise<string> {
-    let socket = this.exposed.get(port);
+  /** A Unix socket whose connections reach host:port in this pod (127.0.0.1 by default). */
+  expose(port: number, host = "127.0.0.1"): Promise<string> {
+    const key = `${host}:${port}`;
+    let socket = this.exposed.get(key);
     if (socket === undefined) {
-      socket = this.agent.forward(`port-${port}`, "127.0.0.1", port);
-      this.exposed.set(port, socket);
+      socket = this.agent.forward(`to-${host}-${port}`, host, port);
+      this.exposed.set(key, socket);
     }
     return socket;
   }

@@ -1,15 +1,14 @@
-// A pod's linkerd2-proxy in the workloads' namespace: the injector's environment for that pod
-// (proxy-env.ts), its token from the TokenRequest API, its certificate from upstream's identity.
+// A pod's linkerd2-proxy: a workload's (the injector's environment, proxy-env.ts) or a
+// control-plane pod's own; its token from the TokenRequest API, its certificate from upstream's
+// identity.
 import type { NamespaceAgent } from "@destination/proxy-e2e/namespace-agent";
 import type { NetworkNamespace } from "@destination/proxy-e2e/network-namespace";
-import { type LaunchedProxy, ProxyProcess } from "@destination/proxy-e2e/proxy-process";
 import {
-  type ControlPlaneAddresses,
-  chartPort,
-  injectedProxyEnv,
-  type ProxiedPod,
-} from "./proxy-env.js";
-import type { RenderedChart } from "./rendered-chart.js";
+  type LaunchedProxy,
+  type ProxyLaunch,
+  ProxyProcess,
+} from "@destination/proxy-e2e/proxy-process";
+import type { ProxiedPod } from "./proxy-env.js";
 
 /** The name upstream's identity issues for a pod's service account (the chart's LOCAL_NAME). */
 export function identityName(pod: Pick<ProxiedPod, "serviceAccount" | "namespace">): string {
@@ -29,25 +28,20 @@ export class PodProxy extends ProxyProcess {
     super(launched.process, launched.adminSocket);
   }
 
+  /** Starts the proxy of `pod`; its identity (and SPIFFE ID for a workload) follow the pod. */
   static async start(
     ns: NetworkNamespace,
     agent: NamespaceAgent,
     workDir: string,
-    chart: RenderedChart,
     pod: ProxiedPod,
-    controlPlane: ControlPlaneAddresses,
-    token: string,
-    uid: number,
+    launch: Omit<ProxyLaunch, "name" | "identity" | "uris">,
   ): Promise<PodProxy> {
     const launched = await ProxyProcess.launch(ns, agent, workDir, {
+      ...launch,
       name: pod.name,
       identity: identityName(pod),
       // An external workload is known by its SPIFFE ID (ExternalWorkload meshTLS.identity).
       ...(pod.externalWorkload ? { uris: [spiffeId(pod)] } : {}),
-      uid,
-      token,
-      env: (files) => injectedProxyEnv(chart, pod, controlPlane, files),
-      admin: { host: pod.ip, port: chartPort(chart, "LINKERD2_PROXY_ADMIN_LISTEN_ADDR") },
     });
     return new PodProxy(pod, launched);
   }

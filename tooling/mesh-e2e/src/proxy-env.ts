@@ -87,16 +87,58 @@ export function chartPort(chart: RenderedChart, name: string): number {
   return port;
 }
 
+/** A Deployment's `linkerd-proxy` environment resolved for `pod`, as the kubelet would. */
+function resolvedEnv(chart: RenderedChart, deployment: string, pod: ProxiedPod) {
+  const env: Record<string, string> = {};
+  for (const v of chart.container(deployment, "linkerd-proxy").env ?? []) {
+    env[v.name] = resolve(v, pod, chart, env);
+  }
+  return env;
+}
+
+/**
+ * The control plane's addresses as the injector gives any other pod, read from the chart: a
+ * control-plane pod's own proxy reaches its own containers at `localhost.`, the others through
+ * the headless Services (the identity pod's proxy shows destination's and policy's, the
+ * destination pod's proxy shows identity's).
+ */
+export function injectorAddresses(chart: RenderedChart): ControlPlaneAddresses {
+  const of = (deployment: string, name: string) => {
+    const v = chart.container(deployment, "linkerd-proxy").env?.find((e) => e.name === name);
+    if (v?.value === undefined) throw new Error(`${deployment}'s proxy has no ${name}`);
+    return v.value;
+  };
+  return {
+    destination: of("linkerd-identity", "LINKERD2_PROXY_DESTINATION_SVC_ADDR"),
+    policy: of("linkerd-identity", "LINKERD2_PROXY_POLICY_SVC_ADDR"),
+    identity: of("linkerd-destination", "LINKERD2_PROXY_IDENTITY_SVC_ADDR"),
+  };
+}
+
+/**
+ * The proxy of a control-plane pod (`deployment`'s own `linkerd-proxy`), exactly as rendered:
+ * only the pod's fields and the identity files are filled in.
+ */
+export function controlPlaneProxyEnv(
+  chart: RenderedChart,
+  deployment: string,
+  pod: ProxiedPod,
+  files: IdentityFiles,
+): Record<string, string> {
+  return {
+    ...resolvedEnv(chart, deployment, pod),
+    LINKERD2_PROXY_IDENTITY_DIR: files.dir,
+    LINKERD2_PROXY_IDENTITY_TOKEN_FILE: files.tokenFile,
+  };
+}
+
 export function injectedProxyEnv(
   chart: RenderedChart,
   pod: ProxiedPod,
   controlPlane: ControlPlaneAddresses,
   files: IdentityFiles,
 ): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const v of chart.container("linkerd-destination", "linkerd-proxy").env ?? []) {
-    env[v.name] = resolve(v, pod, chart, env);
-  }
+  const env = resolvedEnv(chart, "linkerd-destination", pod);
   for (const name of LISTEN_ADDRS) {
     const value = env[name];
     if (value !== undefined) env[name] = value.replace(/^(0\.0\.0\.0|127\.0\.0\.1):/, `${pod.ip}:`);

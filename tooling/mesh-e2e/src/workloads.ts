@@ -24,7 +24,7 @@ import { IDENTITY_GRPC_PORT } from "./identity-controller.js";
 import type { KubeCluster } from "./kube-cluster.js";
 import { identityName, PodProxy } from "./pod-proxy.js";
 import { POLICY_GRPC_PORT } from "./policy-controller.js";
-import { chartPort, type ProxiedPod } from "./proxy-env.js";
+import { chartPort, injectedProxyEnv, injectorAddresses, type ProxiedPod } from "./proxy-env.js";
 import type { LinkerdRelease } from "./release.js";
 import type { RenderedChart } from "./rendered-chart.js";
 import { startWorkloadIdentity, WORKLOAD_IDENTITY_PORT } from "./workload-identity.js";
@@ -45,6 +45,8 @@ export class Workloads {
   private readonly writer: ApiServerWriter;
   private readonly applied = new Map<string, { kind: string; name: string }>();
   private workloadIdentity: RunningIdentityService | undefined;
+  /** With the chart's addressing: the resolv.conf naming the network's DNS server. */
+  private resolvConf: string | undefined;
 
   private constructor(
     readonly ns: NetworkNamespace,
@@ -74,11 +76,15 @@ export class Workloads {
       release,
     );
     try {
-      // A ClusterIP of the control plane's replicas: each connection to the next live one.
-      const { endpoints } = controlPlane;
-      await w.agent.listen("destination", LOOPBACK, DESTINATION_GRPC_PORT, endpoints.destination);
-      await w.agent.listen("policy", LOOPBACK, POLICY_GRPC_PORT, endpoints.policy);
-      await w.agent.listen("identity", LOOPBACK, IDENTITY_GRPC_PORT, endpoints.identity);
+      if (controlPlane.network !== undefined) {
+        w.resolvConf = await controlPlane.network.join(w.agent, workDir);
+      } else {
+        // A ClusterIP of the control plane's replicas: each connection to the next live one.
+        const { endpoints } = controlPlane;
+        await w.agent.listen("destination", LOOPBACK, DESTINATION_GRPC_PORT, endpoints.destination);
+        await w.agent.listen("policy", LOOPBACK, POLICY_GRPC_PORT, endpoints.policy);
+        await w.agent.listen("identity", LOOPBACK, IDENTITY_GRPC_PORT, endpoints.identity);
+      }
     } catch (err) {
       await w.close();
       throw err;
@@ -176,20 +182,25 @@ export class Workloads {
     const token =
       how.token?.(identityName(proxied)) ??
       (await this.cluster.identityToken(proxied.serviceAccount));
-    const proxy = await PodProxy.start(
-      this.ns,
-      this.agent,
-      this.workDir,
-      this.chart,
-      proxied,
-      {
-        destination: `${LOOPBACK}:${DESTINATION_GRPC_PORT}`,
-        policy: `${LOOPBACK}:${POLICY_GRPC_PORT}`,
-        identity: how.identityAddress ?? `${LOOPBACK}:${IDENTITY_GRPC_PORT}`,
-      },
-      token,
+    const addresses =
+      this.resolvConf === undefined
+        ? {
+            destination: `${LOOPBACK}:${DESTINATION_GRPC_PORT}`,
+            policy: `${LOOPBACK}:${POLICY_GRPC_PORT}`,
+            identity: `${LOOPBACK}:${IDENTITY_GRPC_PORT}`,
+          }
+        : injectorAddresses(this.chart);
+    const controlPlane = {
+      ...addresses,
+      ...(how.identityAddress ? { identity: how.identityAddress } : {}),
+    };
+    const proxy = await PodProxy.start(this.ns, this.agent, this.workDir, proxied, {
       uid,
-    );
+      token,
+      env: (files) => injectedProxyEnv(this.chart, proxied, controlPlane, files),
+      admin: { host: p.ip, port: chartPort(this.chart, "LINKERD2_PROXY_ADMIN_LISTEN_ADDR") },
+      ...(this.resolvConf === undefined ? {} : { resolvConf: this.resolvConf }),
+    });
     this.proxies.push(proxy);
     return proxy;
   }

@@ -1,13 +1,15 @@
-// Scenario 5b: the high-availability render, three destination replicas (each with its policy
-// controller, as the chart's pod has), with different HOSTNAMEs. The proxies reach the replicas
-// as a ClusterIP would (each connection to the next live one). A replica is killed (SIGKILL:
-// nothing released): requests keep succeeding and the proxy follows the slice through a
-// surviving replica; when the killed one held the `linkerd-destination-endpoint-write` Lease,
-// another replica takes it.
+// Scenario 5b: the high-availability render, three destination replicas (each pod with its
+// policy controller and its own proxy, as the chart's has), with different HOSTNAMEs. The
+// proxies resolve `linkerd-dst-headless` to the three pods' addresses and balance their streams
+// over them (with MESH_ADDRESSING=loopback: each connection to the next live replica, as a
+// ClusterIP would). A replica's pod is killed (SIGKILL: nothing released): requests keep
+// succeeding and the proxy follows the slice through a surviving replica; when the killed one
+// held the `linkerd-destination-endpoint-write` Lease, another replica takes it.
 import { readyEndpoints } from "@destination/proxy-e2e/balancer";
 import { endpointSlice, fqdn, node } from "@destination/proxy-e2e/cluster-objects";
 import { eventually } from "@destination/proxy-e2e/eventually";
 import { serviceObjects } from "@destination/proxy-e2e/fixtures";
+import { sum } from "@destination/proxy-e2e/prometheus-text";
 import { sidecarSender, untilAnswered } from "@destination/proxy-e2e/traffic";
 import { describe, expect, it } from "vitest";
 import { CLIENT, WEB, webPod } from "../src/cast.js";
@@ -45,6 +47,16 @@ describe.each(DESTINATIONS)("with %s destination service, three replicas", (kind
 
   it("a replica killed under traffic: no request fails, the slice is followed through another", async () => {
     const { w, pods, client, send } = await webAndClient(mesh);
+    if (file.addressing === "chart") {
+      // One name, three addresses: the proxy's destination client balances over all three.
+      await eventually("the client's destination balancer to hold the 3 replicas", async () =>
+        sum(await client.metrics(), "control_destination_balancer_endpoints", {
+          endpoint_state: "ready",
+        }) === 3
+          ? true
+          : undefined,
+      );
+    }
     const traffic = steadyTraffic(send);
     // The replica the client's Get went to is not known; each of the three is tried in turn.
     for (const victim of mesh.controlPlane.hostnames.slice(0, 2)) {

@@ -44,6 +44,12 @@ describe.each(DESTINATIONS)("with %s destination service", (kind) => {
         client_id: clientId,
       }),
     ).toBe(REQUESTS);
+    console.log(
+      (await client.metricsText())
+        .split("\n")
+        .filter((l) => /^control_(request|response)_total/.test(l))
+        .join("\n"),
+    );
     const clientSeries = await client.metrics();
     expect(
       sum(clientSeries, "tcp_open_total", {
@@ -65,5 +71,17 @@ describe.each(DESTINATIONS)("with %s destination service", (kind) => {
       expect(lifetime).toBeGreaterThan(23 * HOUR_S);
       expect(lifetime).toBeLessThan(25 * HOUR_S);
     }
+    // And the control plane as the chart addresses it: by the headless Services' names, over
+    // mTLS to the control-plane pods' own proxies (or plaintext loopback, see the README).
+    const controlPlane = sum(clientSeries, "control_request_total", {
+      addr: "linkerd-dst-headless.linkerd.svc.cluster.local:8086",
+      tls: "true",
+      server_id: "linkerd-destination.linkerd.serviceaccount.identity.linkerd.cluster.local",
+    });
+    if (file.addressing === "chart") expect(controlPlane).toBeGreaterThan(0);
+    else
+      expect(
+        sum(clientSeries, "control_request_total", { no_tls_reason: "loopback" }),
+      ).toBeGreaterThan(0);
   });
 });

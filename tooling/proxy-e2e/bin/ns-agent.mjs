@@ -9,10 +9,11 @@
 // Ops: http-pod (mode ok | flaky: every other request is a 500 | slow: answers after delayMs),
 // tcp-pod (writes its name and a newline, then echoes bytes), listen (TCP in here -> Unix
 // socket out there, or the first of several that accepts), forward (Unix socket out there ->
-// TCP in here), close (stops one by name).
+// TCP in here), dns (A records for the names in `records`, over UDP), close (stops one by name).
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
+import { serveDns } from "./dns-responder.mjs";
 
 /** @type {Map<string, import("node:net").Server>} */
 const servers = new Map();
@@ -99,6 +100,12 @@ async function handle(cmd) {
     servers.delete(cmd.name);
     server.closeAllConnections?.();
     await new Promise((resolve) => server.close(() => resolve()));
+    return;
+  }
+  if (cmd.op === "dns") {
+    if (servers.has(cmd.name)) throw new Error(`${cmd.name} exists`);
+    const dns = await serveDns(cmd.host, cmd.port, cmd.records);
+    servers.set(cmd.name, { close: (done) => dns.close(done) });
     return;
   }
   const make = makers[cmd.op];

@@ -83,6 +83,11 @@ export class NamespaceAgent {
     return socket;
   }
 
+  /** A DNS server on host:port (UDP) answering A queries for `records` (name → IPv4s). */
+  dns(name: string, host: string, port: number, records: Record<string, readonly string[]>) {
+    return this.command("dns", { name, host, port, records });
+  }
+
   /** Stops a pod or bridge; its open connections are cut. */
   close(name: string) {
     return this.command("close", { name });

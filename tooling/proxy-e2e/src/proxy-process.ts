@@ -31,6 +31,11 @@ export interface ProxyLaunch {
   readonly token: string;
   /** The whole environment but PATH, given where the identity files are. */
   env(files: IdentityFiles): Record<string, string>;
+  /**
+   * A resolv.conf the proxy reads instead of the machine's (bind-mounted over /etc/resolv.conf
+   * in a mount namespace of its own): the namespace's DNS server for the control plane's names.
+   */
+  readonly resolvConf?: string;
   /** Where its admin server listens (LINKERD2_PROXY_ADMIN_LISTEN_ADDR), to reach /ready. */
   readonly admin: { readonly host: string; readonly port: number };
 }
@@ -70,12 +75,31 @@ export class ProxyProcess {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       ...launch.env({ dir: identityDir, tokenFile }),
     };
-    const proc = ns.start(
-      `proxy-${launch.name}`,
+    const setpriv = [
       "setpriv",
-      [`--reuid=${launch.uid}`, `--regid=${launch.uid}`, "--clear-groups", "--", proxyBinary()],
-      { env },
-    );
+      `--reuid=${launch.uid}`,
+      `--regid=${launch.uid}`,
+      "--clear-groups",
+      "--",
+      proxyBinary(),
+    ];
+    const [cmd, ...args] =
+      launch.resolvConf === undefined
+        ? setpriv
+        : [
+            "unshare",
+            "--mount",
+            "--propagation",
+            "private",
+            "sh",
+            "-c",
+            'mount --bind "$0" /etc/resolv.conf && exec "$@"',
+            launch.resolvConf,
+            ...setpriv,
+          ];
+    const proc = ns.start(`proxy-${launch.name}`, cmd ?? "setpriv", args, { env });
+    // A proxy started again (a restarted pod) replaces its predecessor's bridge.
+    await agent.close(`admin-${launch.name}`).catch(() => {});
     const adminSocket = await agent.forward(
       `admin-${launch.name}`,
       launch.admin.host,
