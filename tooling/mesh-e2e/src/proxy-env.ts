@@ -3,9 +3,9 @@
 // as the kubelet would: field references (pod name, namespace, uid, IP, node, service account),
 // the trust roots from their ConfigMap, `$(VAR)` references. What the injector sets per workload
 // is then put in for this pod:
-// - the control-plane addresses: the chart's are the destination pod's own (`localhost.`) and a
-//   workload's are Service names; here all are loopback, bridged to the control plane's pods,
-//   which the proxy reaches in plaintext as it does any loopback control plane;
+// - the control-plane addresses: the chart's are the destination pod's own (`localhost.`); a
+//   workload gets the headless Services' names (injectorAddresses), or with loopback addressing
+//   127.0.0.1, bridged to the control plane's pods and reached in plaintext;
 // - LINKERD2_PROXY_INBOUND_PORTS: the pod's own container ports;
 // - the listen addresses: every pod of a test shares one network namespace, so each proxy binds
 //   its pod's IP where the chart says 0.0.0.0 or 127.0.0.1 (the ports are the chart's);

@@ -1,7 +1,8 @@
 // The meshed workloads of one test: a network namespace holding its pods (the agent's fake
 // apps on pod IPs) and their proxies, the pods' objects in the API server, and the iptables
-// rules linkerd-init would write in each pod. The control plane is reached at loopback
-// addresses bridged to its pods. `close()` ends all of it and deletes what the test applied.
+// rules linkerd-init would write in each pod. The namespace joins the control plane's pod
+// network (its names, over mTLS), or with loopback addressing reaches the control plane at
+// 127.0.0.1 bridged to its pods. `close()` ends all of it and deletes what the test applied.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
