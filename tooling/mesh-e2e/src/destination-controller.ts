@@ -59,19 +59,3 @@ export async function startDestination(
   await untilReady(proc, adminSocket);
   return { process: proc, adminSocket };
 }
-
-/**
- * Features of upstream's destination that ours does not have yet: a scenario that needs one is
- * skipped for ours (and counted as skipped in the summary). Delete the entry when it lands.
- * - endpointWriter: the ExternalWorkload controller, which writes EndpointSlices for
- *   ExternalWorkloads while holding the `linkerd-destination-endpoint-write` Lease (being written
- *   as packages/external-workload-controller, composed when -enable-endpoint-slices=true).
- */
-export const NOT_YET_IN_OURS = {
-  endpointWriter: "the ExternalWorkload controller (packages/external-workload-controller)",
-} as const;
-
-/** Whether `kind` can run a scenario that needs `feature` (see NOT_YET_IN_OURS). */
-export function lacks(kind: DestinationKind, feature: keyof typeof NOT_YET_IN_OURS): boolean {
-  return kind === "ours" && process.env.MESH_OURS_HAS?.split(",").includes(feature) !== true;
-}

@@ -16,7 +16,7 @@ import { eventually } from "@destination/proxy-e2e/eventually";
 import { podOf, sidecarSender, untilAnswered } from "@destination/proxy-e2e/traffic";
 import { describe, expect, it } from "vitest";
 import { CLIENT } from "../src/cast.js";
-import { DESTINATIONS, lacks, NOT_YET_IN_OURS } from "../src/destination-controller.js";
+import { DESTINATIONS } from "../src/destination-controller.js";
 import { meshFile, meshWith } from "../src/mesh-lifecycle.js";
 import { spiffeId } from "../src/pod-proxy.js";
 
@@ -57,34 +57,31 @@ interface SliceList {
 describe.each(DESTINATIONS)("with %s destination service", (kind) => {
   const mesh = meshWith(file, kind);
 
-  it.skipIf(lacks(kind, "endpointWriter"))(
-    `writes the slice of an ExternalWorkload behind a Service, and a proxy reaches it over mTLS (ours: needs ${NOT_YET_IN_OURS.endpointWriter})`,
-    async () => {
-      const w = await mesh.workloads();
-      await w.serveApp(WORKLOAD);
-      await w.apply(node(), service(EXT), externalWorkload(WORKLOAD));
-      const slice = await eventually("the controller to write the Service's slice", async () => {
-        const res = await mesh.cluster.env.request<SliceList>(
-          "GET",
-          `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D${EXT.name}`,
-        );
-        return res.body.items.find((s) =>
-          s.endpoints?.some((e) => e.addresses.includes(WORKLOAD.ip)),
-        );
-      });
-      expect(slice.metadata.labels?.["endpointslice.kubernetes.io/managed-by"]).toBe(
-        "linkerd-external-workloads-controller",
+  it(`writes the slice of an ExternalWorkload behind a Service, and a proxy reaches it over mTLS`, async () => {
+    const w = await mesh.workloads();
+    await w.serveApp(WORKLOAD);
+    await w.apply(node(), service(EXT), externalWorkload(WORKLOAD));
+    const slice = await eventually("the controller to write the Service's slice", async () => {
+      const res = await mesh.cluster.env.request<SliceList>(
+        "GET",
+        `/apis/discovery.k8s.io/v1/namespaces/${NAMESPACE}/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3D${EXT.name}`,
       );
+      return res.body.items.find((s) =>
+        s.endpoints?.some((e) => e.addresses.includes(WORKLOAD.ip)),
+      );
+    });
+    expect(slice.metadata.labels?.["endpointslice.kubernetes.io/managed-by"]).toBe(
+      "linkerd-external-workloads-controller",
+    );
 
-      await w.startExternalWorkloadProxy(WORKLOAD);
-      await w.startClientPod(CLIENT);
-      const socket = await w.agent.forward("ext-clusterip", EXT.clusterIP, EXT.port);
-      const send = sidecarSender(socket, fqdn(EXT.name, EXT.port));
-      await untilAnswered(send, [WORKLOAD.name]);
-      // The workload's proxy verified the client's certificate: mTLS with the named identity.
-      expect(podOf(await send())).toEqual(
-        expect.objectContaining({ pod: WORKLOAD.name, clientId: podIdentity("client") }),
-      );
-    },
-  );
+    await w.startExternalWorkloadProxy(WORKLOAD);
+    await w.startClientPod(CLIENT);
+    const socket = await w.agent.forward("ext-clusterip", EXT.clusterIP, EXT.port);
+    const send = sidecarSender(socket, fqdn(EXT.name, EXT.port));
+    await untilAnswered(send, [WORKLOAD.name]);
+    // The workload's proxy verified the client's certificate: mTLS with the named identity.
+    expect(podOf(await send())).toEqual(
+      expect.objectContaining({ pod: WORKLOAD.name, clientId: podIdentity("client") }),
+    );
+  });
 });

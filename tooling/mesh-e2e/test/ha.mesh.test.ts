@@ -13,7 +13,7 @@ import { sum } from "@destination/proxy-e2e/prometheus-text";
 import { sidecarSender, untilAnswered } from "@destination/proxy-e2e/traffic";
 import { describe, expect, it } from "vitest";
 import { CLIENT, WEB, webPod } from "../src/cast.js";
-import { DESTINATIONS, lacks, NOT_YET_IN_OURS } from "../src/destination-controller.js";
+import { DESTINATIONS } from "../src/destination-controller.js";
 import { type Mesh, meshFile, meshWith } from "../src/mesh-lifecycle.js";
 import { steadyTraffic } from "../src/steady-traffic.js";
 
@@ -77,25 +77,22 @@ describe.each(DESTINATIONS)("with %s destination service, three replicas", (kind
     expect(record.failed).toEqual([]);
   });
 
-  it.skipIf(lacks(kind, "endpointWriter"))(
-    `the Lease holder killed: another replica takes ${LEASE} (ours: needs ${NOT_YET_IN_OURS.endpointWriter})`,
-    async () => {
-      const { send } = await webAndClient(mesh);
-      const first = await holder(mesh);
-      const traffic = steadyTraffic(send);
-      await mesh.controlPlane.killReplica(first);
-      const next = await eventually(
-        "another replica to take the Lease",
-        async () => {
-          const h = await mesh.cluster.leaseHolder(LEASE);
-          return h !== undefined && h !== first ? h : undefined;
-        },
-        { timeoutMs: TAKEOVER_MS, intervalMs: 500 },
-      );
-      expect(mesh.controlPlane.hostnames).toContain(next);
-      const record = await traffic.stop();
-      expect(record.failed).toEqual([]);
-      expect(record.answered.length).toBeGreaterThan(0);
-    },
-  );
+  it(`the Lease holder killed: another replica takes ${LEASE}`, async () => {
+    const { send } = await webAndClient(mesh);
+    const first = await holder(mesh);
+    const traffic = steadyTraffic(send);
+    await mesh.controlPlane.killReplica(first);
+    const next = await eventually(
+      "another replica to take the Lease",
+      async () => {
+        const h = await mesh.cluster.leaseHolder(LEASE);
+        return h !== undefined && h !== first ? h : undefined;
+      },
+      { timeoutMs: TAKEOVER_MS, intervalMs: 500 },
+    );
+    expect(mesh.controlPlane.hostnames).toContain(next);
+    const record = await traffic.stop();
+    expect(record.failed).toEqual([]);
+    expect(record.answered.length).toBeGreaterThan(0);
+  });
 });
