@@ -3,8 +3,8 @@
 // names a linkerd2-proxy binary, and otherwise says that it was skipped and why, and succeeds,
 // so a fresh clone without the proxy still passes. A report left by an earlier run is removed
 // either way, so the summary counts only this run.
-import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
+import { runPnpmScript } from "./run-pnpm-script.mjs";
 
 const report = new URL("../proxy-e2e/.vitest-proxy-report.json", import.meta.url).pathname;
 rmSync(report, { force: true });
@@ -22,14 +22,4 @@ if (bin === undefined || bin === "") {
   );
   process.exit(0);
 }
-// The pnpm running `pnpm test` (CI runs it through npx, so `pnpm` need not be on PATH).
-// biome-ignore lint/suspicious/noUndeclaredEnvVars: set by the package manager, not an input
-const pnpm = process.env.npm_execpath;
-const [cmd, args] =
-  pnpm === undefined || pnpm === ""
-    ? ["pnpm", []]
-    : /\.[cm]?js$/.test(pnpm)
-      ? [process.execPath, [pnpm]]
-      : [pnpm, []];
-const run = spawnSync(cmd, [...args, "test:proxy"], { stdio: "inherit" });
-process.exit(run.status ?? 1);
+process.exit(runPnpmScript("test:proxy"));

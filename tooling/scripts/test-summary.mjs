@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON reports (unit, e2e, integration, deploy, registry, hostile, proxy) into
+// Sums every package's vitest JSON reports (unit, e2e, integration, deploy, registry, hostile,
+// proxy, mesh) into
 // one closing line, so a run of the whole workspace ends with the count of tests that ran, per
 // package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -15,6 +16,7 @@ for (const group of ["packages", "apps", "tooling"]) {
       [".vitest-report.json", ""],
       [".vitest-e2e-report.json", " (e2e)"],
       [".vitest-proxy-report.json", " (proxy)"],
+      [".vitest-mesh-report.json", " (mesh)"],
       [".vitest-hostile-report.json", " (hostile)"],
       [".vitest-registry-report.json", " (registry)"],
       [".vitest-deploy-report.json", " (deploy)"],

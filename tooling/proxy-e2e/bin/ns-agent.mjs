@@ -8,10 +8,12 @@
 //   {"id":1,"ok":true}  or  {"id":1,"ok":false,"error":"..."}
 // Ops: http-pod (mode ok | flaky: every other request is a 500 | slow: answers after delayMs),
 // tcp-pod (writes its name and a newline, then echoes bytes), listen (TCP in here -> Unix
-// socket out there), forward (Unix socket out there -> TCP in here), close (stops one by name).
+// socket out there, or the first of several that accepts), forward (Unix socket out there ->
+// TCP in here), dns (A records for the names in `records`, over UDP), close (stops one by name).
 import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
 import { createInterface } from "node:readline";
+import { serveDns } from "./dns-responder.mjs";
 
 /** @type {Map<string, import("node:net").Server>} */
 const servers = new Map();
@@ -62,8 +64,27 @@ function tcpPod({ name }) {
   });
 }
 
-function listenOp({ socket }) {
-  return createServer((inbound) => splice(inbound, connect({ path: socket })));
+/**
+ * With `sockets` (several), each connection goes to the next one that accepts it, round-robin:
+ * a Service's ClusterIP over its replicas, as kube-proxy does, skipping one that is gone.
+ */
+function listenOp({ socket, sockets = [socket] }) {
+  let next = 0;
+  return createServer((inbound) => {
+    inbound.pause();
+    const first = next++;
+    const attempt = (i) => {
+      if (i >= sockets.length) return inbound.destroy();
+      const outbound = connect({ path: sockets[(first + i) % sockets.length] });
+      outbound.once("error", () => attempt(i + 1));
+      outbound.once("connect", () => {
+        outbound.removeAllListeners("error");
+        splice(inbound, outbound);
+        inbound.resume();
+      });
+    };
+    attempt(0);
+  });
 }
 
 function forwardOp({ host, port }) {
@@ -79,6 +100,12 @@ async function handle(cmd) {
     servers.delete(cmd.name);
     server.closeAllConnections?.();
     await new Promise((resolve) => server.close(() => resolve()));
+    return;
+  }
+  if (cmd.op === "dns") {
+    if (servers.has(cmd.name)) throw new Error(`${cmd.name} exists`);
+    const dns = await serveDns(cmd.host, cmd.port, cmd.records);
+    servers.set(cmd.name, { close: (done) => dns.close(done) });
     return;
   }
   const make = makers[cmd.op];

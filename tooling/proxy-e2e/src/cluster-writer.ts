@@ -64,6 +64,16 @@ const RESOURCES: Record<string, { prefix: string; plural: string; namespaced: bo
     namespaced: true,
   },
   Server: { prefix: "/apis/policy.linkerd.io/v1beta3", plural: "servers", namespaced: true },
+  ServerAuthorization: {
+    prefix: "/apis/policy.linkerd.io/v1beta1",
+    plural: "serverauthorizations",
+    namespaced: true,
+  },
+  ExternalWorkload: {
+    prefix: "/apis/workload.linkerd.io/v1beta1",
+    plural: "externalworkloads",
+    namespaced: true,
+  },
 };
 
 function objectPath(kind: string, name: string, namespace = "default"): string {

@@ -1,16 +1,10 @@
 // One linkerd2-proxy in the test's namespace, configured the way Linkerd's proxy injector would
 // (identity, destination and policy addresses), run under a uid of its own so that iptables can
 // tell its connections from the application's.
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { DESTINATION_PORT } from "./destination-server.js";
-import { eventually } from "./eventually.js";
-import { httpGet } from "./http-over-socket.js";
 import type { NamespaceAgent } from "./namespace-agent.js";
 import type { NetworkNamespace, StartedProcess } from "./network-namespace.js";
-import { parseSeries, type Series } from "./prometheus-text.js";
-import { proxyBinary } from "./proxy-binary.js";
-import { TestPki } from "./test-pki.js";
+import { type IdentityFiles, ProxyProcess } from "./proxy-process.js";
 
 /** Where the identity service is reachable inside every namespace (a bridge to the test's). */
 export const IDENTITY_PORT = 8080;
@@ -44,12 +38,14 @@ export interface Certifier {
   issueToken(identity: string): string;
 }
 
-export class LinkerdProxy {
+export class LinkerdProxy extends ProxyProcess {
   private constructor(
     readonly options: ProxyOptions,
-    readonly process: StartedProcess,
-    private readonly adminSocket: string,
-  ) {}
+    process: StartedProcess,
+    adminSocket: string,
+  ) {
+    super(process, adminSocket);
+  }
 
   /**
    * Writes the proxy's key, CSR and token into `workDir`, starts it and waits until its admin
@@ -62,23 +58,9 @@ export class LinkerdProxy {
     workDir: string,
     options: ProxyOptions,
   ): Promise<LinkerdProxy> {
-    const dir = join(workDir, `proxy-${options.name}`);
-    const identityDir = join(dir, "identity");
-    mkdirSync(identityDir, { recursive: true });
-    const material = await TestPki.keyMaterial(options.identity);
-    writeFileSync(join(identityDir, "key.p8"), material.keyPkcs8);
-    writeFileSync(join(identityDir, "csr.der"), material.csrDer);
-    const tokenFile = join(dir, "token");
-    writeFileSync(tokenFile, certifier.issueToken(options.identity));
-    // The proxy runs under its own uid and must read what the test wrote as root.
-    for (const p of [workDir, dir, identityDir]) chmodSync(p, 0o755);
-    for (const f of [join(identityDir, "key.p8"), join(identityDir, "csr.der"), tokenFile]) {
-      chmodSync(f, 0o644);
-    }
     const { ports } = options;
     const loopback = "127.0.0.1";
-    const env: Record<string, string> = {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
+    const env = (files: IdentityFiles): Record<string, string> => ({
       LINKERD2_PROXY_LOG: "warn,linkerd=info",
       LINKERD2_PROXY_LOG_FORMAT: "plain",
       LINKERD2_PROXY_CORES: "1",
@@ -102,8 +84,8 @@ export class LinkerdProxy {
       LINKERD2_PROXY_ADMIN_LISTEN_ADDR: `${loopback}:${ports.admin}`,
       LINKERD2_PROXY_OUTBOUND_LISTEN_ADDR: `${loopback}:${ports.outbound}`,
       LINKERD2_PROXY_INBOUND_LISTEN_ADDR: `${options.inboundOnAllAddresses ? "0.0.0.0" : loopback}:${ports.inbound}`,
-      LINKERD2_PROXY_IDENTITY_DIR: identityDir,
-      LINKERD2_PROXY_IDENTITY_TOKEN_FILE: tokenFile,
+      LINKERD2_PROXY_IDENTITY_DIR: files.dir,
+      LINKERD2_PROXY_IDENTITY_TOKEN_FILE: files.tokenFile,
       LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS: certifier.trustAnchorPem,
       LINKERD2_PROXY_IDENTITY_LOCAL_NAME: options.identity,
       LINKERD2_PROXY_IDENTITY_SERVER_ID: options.identity,
@@ -113,37 +95,15 @@ export class LinkerdProxy {
       ...(options.ingressMode ? { LINKERD2_PROXY_INGRESS_MODE: "true" } : {}),
       ...(options.inboundIps ? { LINKERD2_PROXY_INBOUND_IPS: options.inboundIps.join(",") } : {}),
       ...options.extraEnv,
-    };
-    const proc = ns.start(
-      `proxy-${options.name}`,
-      "setpriv",
-      [`--reuid=${options.uid}`, `--regid=${options.uid}`, "--clear-groups", "--", proxyBinary()],
-      { env },
-    );
-    const adminSocket = await agent.forward(`admin-${options.name}`, loopback, ports.admin);
-    const proxy = new LinkerdProxy(options, proc, adminSocket);
-    const exitedEarly = proc.exited.then(() => {
-      throw new Error(`proxy ${options.name} exited:\n${proc.output()}`);
     });
-    await Promise.race([
-      exitedEarly,
-      eventually(
-        `proxy ${options.name} to be ready`,
-        async () => (await httpGet(adminSocket, "/ready", {}, 2000)).status === 200,
-        { timeoutMs: 30_000, intervalMs: 200 },
-      ),
-    ]);
-    exitedEarly.catch(() => {});
-    return proxy;
-  }
-
-  async metrics(): Promise<Series[]> {
-    const answer = await httpGet(this.adminSocket, "/metrics");
-    if (answer.status !== 200) throw new Error(`proxy /metrics: ${answer.status}`);
-    return parseSeries(answer.body);
-  }
-
-  async metricsText(): Promise<string> {
-    return (await httpGet(this.adminSocket, "/metrics")).body;
+    const launched = await ProxyProcess.launch(ns, agent, workDir, {
+      name: options.name,
+      identity: options.identity,
+      uid: options.uid,
+      token: certifier.issueToken(options.identity),
+      env,
+      admin: { host: loopback, port: ports.admin },
+    });
+    return new LinkerdProxy(options, launched.process, launched.adminSocket);
   }
 }

@@ -2,7 +2,7 @@
 // our destination server on one of the two backends, the identity service, and the proxies.
 // `close()` ends all of it, also after a failure.
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect, createServer, type Server } from "node:net";
+import type { Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeEnv } from "@destination/k8s-env";
@@ -20,28 +20,10 @@ import { IDENTITY_PORT, LinkerdProxy, type ProxyOptions } from "./linkerd-proxy.
 import { NamespaceAgent } from "./namespace-agent.js";
 import { NetworkNamespace } from "./network-namespace.js";
 import { parseSeries, type Series } from "./prometheus-text.js";
+import { rootLoopbackBridge } from "./root-loopback-bridge.js";
 import type { TestPki } from "./test-pki.js";
 
 export type BackendChoice = { kind: "manifests" } | { kind: "kube-apiserver"; env: KubeEnv };
-
-/** A Unix socket in the root namespace whose connections reach 127.0.0.1:port there. */
-async function rootLoopbackBridge(socketPath: string, port: number): Promise<Server> {
-  const server = createServer((inbound) => {
-    const outbound = connect({ host: "127.0.0.1", port });
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    const end = () => {
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on("error", end);
-    outbound.on("error", end);
-    inbound.on("close", end);
-    outbound.on("close", end);
-  });
-  await new Promise<void>((resolve) => server.listen(socketPath, resolve));
-  return server;
-}
 
 export class Mesh {
   readonly proxies: LinkerdProxy[] = [];

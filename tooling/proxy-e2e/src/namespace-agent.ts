@@ -66,9 +66,14 @@ export class NamespaceAgent {
     return this.command("tcp-pod", { name, host, port });
   }
 
-  /** host:port inside the namespace, connected to the Unix socket `socketPath` outside. */
-  listen(name: string, host: string, port: number, socketPath: string) {
-    return this.command("listen", { name, host, port, socket: socketPath });
+  /**
+   * host:port inside the namespace, connected to the Unix socket `socketPath` outside; given
+   * several, each connection to the next that accepts it (round-robin, like a ClusterIP).
+   */
+  listen(name: string, host: string, port: number, socketPath: string | readonly string[]) {
+    return typeof socketPath === "string"
+      ? this.command("listen", { name, host, port, socket: socketPath })
+      : this.command("listen", { name, host, port, sockets: socketPath });
   }
 
   /** A Unix socket (returned) whose connections reach host:port inside the namespace. */
@@ -76,6 +81,11 @@ export class NamespaceAgent {
     const socket = `${this.socketDir}/${name}.sock`;
     await this.command("forward", { name, host, port, socket });
     return socket;
+  }
+
+  /** A DNS server on host:port (UDP) answering A queries for `records` (name → IPv4s). */
+  dns(name: string, host: string, port: number, records: Record<string, readonly string[]>) {
+    return this.command("dns", { name, host, port, records });
   }
 
   /** Stops a pod or bridge; its open connections are cut. */

@@ -3,7 +3,7 @@
 // run or with anything outside the suite.
 // @peculiar/x509 resolves its services through tsyringe, which needs the Reflect metadata API.
 import "reflect-metadata";
-import { webcrypto } from "node:crypto";
+import { createPrivateKey, webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -94,19 +94,47 @@ export class TestPki {
     return new TestPki(root, issuer, issuerKeys.privateKey, leafLifetimeMs);
   }
 
+  /**
+   * A CA made of existing PEM (a trust anchor, an issuer it signed and the issuer's key, SEC1 or
+   * PKCS#8): leaves it signs chain to a trust anchor others already use.
+   */
+  static async fromPem(
+    trustAnchorPem: string,
+    issuerPem: string,
+    issuerKeyPem: string,
+    leafLifetimeMs = HOUR_MS,
+  ): Promise<TestPki> {
+    const pkcs8 = createPrivateKey(issuerKeyPem).export({ format: "der", type: "pkcs8" });
+    const key = await webcrypto.subtle.importKey("pkcs8", pkcs8, ECDSA_P256, false, ["sign"]);
+    return new TestPki(
+      new x509.X509Certificate(trustAnchorPem),
+      new x509.X509Certificate(issuerPem),
+      key,
+      leafLifetimeMs,
+    );
+  }
+
   /** The trust anchor as PEM (the proxy's `LINKERD2_PROXY_IDENTITY_TRUST_ANCHORS`). */
   get trustAnchorPem(): string {
     return this.trustAnchor.toString("pem");
   }
 
-  /** A fresh key and a CSR naming `name` as CN and DNS SAN, as the proxy injector would make. */
-  static async keyMaterial(name: string): Promise<ProxyKeyMaterial> {
+  /**
+   * A fresh key and a CSR naming `name` as CN and DNS SAN, as the proxy injector would make;
+   * `uris` are added as URI SANs (a SPIFFE ID, which a CA may copy into the certificate).
+   */
+  static async keyMaterial(name: string, uris: readonly string[] = []): Promise<ProxyKeyMaterial> {
     const keys = await generateKeys();
     const csr = await x509.Pkcs10CertificateRequestGenerator.create({
       name: `CN=${name}`,
       keys,
       signingAlgorithm: ECDSA_P256,
-      extensions: [new x509.SubjectAlternativeNameExtension([{ type: "dns", value: name }])],
+      extensions: [
+        new x509.SubjectAlternativeNameExtension([
+          { type: "dns", value: name },
+          ...uris.map((value) => ({ type: "url" as const, value })),
+        ]),
+      ],
     });
     const pkcs8 = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
     return { keyPkcs8: Buffer.from(pkcs8), csrDer: Buffer.from(csr.rawData) };
@@ -121,6 +149,8 @@ export class TestPki {
     if (!(await csr.verify())) throw new Error("the CSR's signature does not verify");
     const san = csr.extensions.find((e) => e instanceof x509.SubjectAlternativeNameExtension);
     const dnsNames = san?.names.items.filter((n) => n.type === "dns").map((n) => n.value) ?? [];
+    // URI SANs (a SPIFFE ID) are carried into the leaf, as SPIRE's would be.
+    const uris = san?.names.items.filter((n) => n.type === "url").map((n) => n.value) ?? [];
     if (dnsNames.length > 0 && !dnsNames.every((n) => n === name)) {
       throw new Error(`the CSR names ${dnsNames.join(", ")}, not ${name}`);
     }
@@ -129,7 +159,8 @@ export class TestPki {
     const leaf = await x509.X509CertificateGenerator.create({
       serialNumber: serial(),
       subject: `CN=${name}`,
-      issuer: this.issuer.subject,
+      // The issuer's name as encoded in its certificate: a chain is matched byte for byte.
+      issuer: this.issuer.subjectName,
       notBefore,
       notAfter: validUntil,
       publicKey: csr.publicKey,
@@ -145,7 +176,10 @@ export class TestPki {
           [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth],
           false,
         ),
-        new x509.SubjectAlternativeNameExtension([{ type: "dns", value: name }]),
+        new x509.SubjectAlternativeNameExtension([
+          { type: "dns", value: name },
+          ...uris.map((value) => ({ type: "url" as const, value })),
+        ]),
         await x509.AuthorityKeyIdentifierExtension.create(this.issuer.publicKey),
       ],
     });
