@@ -16,10 +16,14 @@ export interface SpawnedServer {
 }
 
 /**
- * Starts the binary with `args` (then loopback ports and JSON logs) and resolves once its
- * "ready" line names the ports; rejects with its output if it exits first.
+ * Starts the binary with `args` (then loopback ports and JSON logs, which win over the same
+ * flags in `args`, as with Go's flag package) and resolves once its "ready" line names the
+ * ports; rejects with its output if it exits first. `hostname` is the pod name it runs as.
  */
-export function spawnServer(args: string[]): Promise<SpawnedServer> {
+export function spawnServer(
+  args: readonly string[],
+  options: { hostname?: string } = {},
+): Promise<SpawnedServer> {
   if (!existsSync(`${APP}/dist/main.js`)) {
     throw new Error(
       "apps/destination-server/dist is missing: run `pnpm turbo run build --filter=@destination/integration...` (pnpm test:integration does)",
@@ -41,7 +45,10 @@ export function spawnServer(args: string[]): Promise<SpawnedServer> {
       stdio: ["ignore", "pipe", "pipe"],
       // As in a pod: the ExternalWorkload controller's Lease identity (the binary requires it on
       // a cluster backend with slices, as upstream's does).
-      env: { ...process.env, HOSTNAME: process.env.HOSTNAME || "destination-server-test" },
+      env: {
+        ...process.env,
+        HOSTNAME: options.hostname ?? (process.env.HOSTNAME || "destination-server-test"),
+      },
     },
   );
   let stderr = "";

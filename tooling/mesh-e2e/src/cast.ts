@@ -11,17 +11,8 @@ export const CLIENT: PodSpec = {
   serviceAccount: "client",
 };
 
-export const WEB = { name: "web", clusterIP: "10.96.0.10", port: 80, targetPort: 8080 } as const;
-
-export function webPod(i: number, extra: Partial<PodSpec> = {}): PodSpec {
-  return {
-    name: `web-${i}`,
-    app: WEB.name,
-    ip: `10.244.0.${10 + i}`,
-    port: WEB.targetPort,
-    ...extra,
-  };
-}
+// The balanced Service and its pods: the same addresses as the proxy suite's.
+export { WEB, webPod } from "@destination/proxy-e2e/fixtures";
 
 /**
  * How long each HTTP pod takes to answer. The proxy balances by peak-EWMA latency with a 30 ms
