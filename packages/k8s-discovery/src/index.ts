@@ -1,3 +1,5 @@
+export type { AuditSource } from "./audit-source.js";
+export { auditSourceOf } from "./audit-source.js";
 export type { CacheEventHandler, CacheStats, ResourceCache } from "./cache.js";
 export { keyOf, objectKey } from "./cache.js";
 export type { Cluster, ClusterIndexes } from "./cluster.js";

@@ -70,6 +70,7 @@ export class FakeApiServer {
   #held: (() => void)[] | undefined;
   #failures = 0;
   #failureStatus = 500;
+  #withheld: { kind: ResourceKind; name: string; count: number } | undefined;
 
   constructor(options: FakeApiServerOptions = {}) {
     this.#options = options;
@@ -200,6 +201,20 @@ export class FakeApiServer {
     this.#failureStatus = status;
   }
 
+  /**
+   * The next change to the object `kind` `name` is stored and kept in the history but not sent
+   * to the watches open now, as if the watch stream had dropped that one event: a client that
+   * is not told to list again keeps the old object.
+   */
+  withholdNextEvent(kind: ResourceKind, name: string): void {
+    this.#withheld = { kind, name, count: 0 };
+  }
+
+  /** How many events `withholdNextEvent` has withheld (0 or 1). */
+  get withheldEvents(): number {
+    return this.#withheld?.count ?? 0;
+  }
+
   /** Open watches right now. */
   get openWatches(): number {
     return this.#watches.size;
@@ -231,6 +246,16 @@ export class FakeApiServer {
 
   #publish(entry: HistoryEntry): void {
     this.#history.push(entry);
+    const withheld = this.#withheld;
+    if (
+      withheld !== undefined &&
+      withheld.count === 0 &&
+      withheld.kind === entry.kind &&
+      withheld.name === entry.object.metadata.name
+    ) {
+      withheld.count = 1;
+      return;
+    }
     for (const watch of this.#watches) {
       if (watch.kind !== entry.kind) continue;
       if (watch.namespace !== undefined && watch.namespace !== entry.object.metadata.namespace) {

@@ -7,6 +7,7 @@ import {
   resolvePodOwner,
   silentLogger,
 } from "@destination/core";
+import type { AuditSource } from "../audit-source.js";
 import type { Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
@@ -67,7 +68,7 @@ export interface KubeApi {
 }
 
 /** A cluster backed by a Kubernetes API server. */
-export interface KubeCluster extends Cluster, SecretSource {
+export interface KubeCluster extends Cluster, SecretSource, AuditSource {
   /** This cluster's API server, for requests beyond the caches (the ExternalWorkload controller's writes). */
   readonly api: KubeApi;
   /**
@@ -102,7 +103,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   readonly #client: KubeHttpClient;
   readonly #logger: Logger;
   readonly #metrics: ClusterMetrics;
-  readonly #reflectors: Reflector<KubeObject>[] = [];
+  readonly #reflectors = new Map<ResourceKind, Reflector<KubeObject>>();
   readonly #kinds: ReadonlySet<ResourceKind> | undefined;
   #servedKinds: ReadonlySet<ResourceKind>;
   #stopResync: () => void = () => {};
@@ -179,7 +180,7 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
         },
         ...this.#loopOptions(),
       });
-      this.#reflectors.push(reflector);
+      this.#reflectors.set(kind, reflector);
       reflector.start();
     }
     const resyncMs = this.#options.resyncMs ?? DEFAULT_RESYNC_MS;
@@ -193,7 +194,17 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#stopResync();
-    await Promise.all(this.#reflectors.map((r) => r.stop()));
+    await Promise.all([...this.#reflectors.values()].map((r) => r.stop()));
+  }
+
+  async listFresh(kind: ResourceKind): Promise<KubeObject[]> {
+    const reflector = this.#reflectors.get(kind);
+    return reflector === undefined ? [] : await reflector.listFresh();
+  }
+
+  async relist(kinds: Iterable<ResourceKind>): Promise<void> {
+    const loops = [...new Set(kinds)].flatMap((kind) => this.#reflectors.get(kind) ?? []);
+    await Promise.all(loops.map((loop) => loop.relist()));
   }
 
   podOwner(pod: Pod): Owner {

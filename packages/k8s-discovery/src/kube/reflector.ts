@@ -116,6 +116,11 @@ export class Reflector<T extends KubeObject> {
   #metadataAccepted = true;
   readonly #metadataItems: ItemReader;
   #running: Promise<void> | undefined;
+  /** The open watch's abort, so a forced relist can end it. */
+  #watchAbort: AbortController | undefined;
+  /** A forced relist is due; the callers of `relist()` waiting for it. */
+  #relistDue = false;
+  #relistWaiters: (() => void)[] = [];
 
   constructor(options: ReflectorOptions<T>) {
     this.#options = options;
@@ -143,6 +148,31 @@ export class Reflector<T extends KubeObject> {
   async stop(): Promise<void> {
     this.#stop.abort();
     await this.#running;
+    for (const resolve of this.#relistWaiters.splice(0)) resolve();
+  }
+
+  /**
+   * Forces a consistent list now, reconciled with the store as after a `410 Gone` (changed
+   * objects are updates, vanished ones deletes, unchanged ones nothing): the open watch is
+   * ended and the loop lists before watching again. The audit uses it to heal a cache that
+   * missed an event. Resolves once a list begun after this call has reached the store, or when
+   * the loop stops; a failed list is retried by the loop as usual.
+   */
+  relist(): Promise<void> {
+    if (this.#stopped || this.#running === undefined) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.#relistWaiters.push(resolve);
+      this.#relistDue = true;
+      this.#watchAbort?.abort();
+    });
+  }
+
+  /**
+   * One consistent list of the resource (paged as the loop pages, read and projected as the
+   * loop reads), returned without touching the store: what the API server says now.
+   */
+  async listFresh(): Promise<T[]> {
+    return (await this.#list("consistent")).items;
   }
 
   get #stopped(): boolean {
@@ -154,7 +184,13 @@ export class Reflector<T extends KubeObject> {
     const position = new WatchPosition();
     let listed = false;
     while (!this.#stopped) {
+      if (this.#relistDue) {
+        this.#relistDue = false;
+        position.expired();
+      }
       if (position.mustList) {
+        // Callers of relist() so far are answered by this list; later ones by the next.
+        const waiting = this.#relistWaiters.splice(0);
         try {
           const { items, resourceVersion, typed } = await this.#list(
             listed ? "consistent" : "cache",
@@ -164,7 +200,9 @@ export class Reflector<T extends KubeObject> {
           if (listed) metrics.relisted();
           listed = true;
           position.listed(resourceVersion);
+          for (const resolve of waiting) resolve();
         } catch (err) {
+          this.#relistWaiters.unshift(...waiting);
           if (this.#stopped) return;
           metrics.errored("list");
           logger.warn(`listing ${this.#options.resource.plural} failed; retrying`, {
@@ -176,8 +214,11 @@ export class Reflector<T extends KubeObject> {
           continue;
         }
       }
+      if (this.#relistDue) continue; // asked for while the list above was under way
       const { outcome, healthy } = await this.#watch(position);
       if (outcome === "stopped" || this.#stopped) return;
+      // Ended by relist(): list at once, no backoff, nothing counted as a restart.
+      if (this.#relistDue) continue;
       if (healthy) this.#backoff.reset();
       if (outcome === "expired") {
         logger.info(`the ${this.#options.resource.plural} watch expired; listing again`, {
@@ -286,6 +327,7 @@ export class Reflector<T extends KubeObject> {
     const [min, max] = this.#options.watchTimeoutSeconds ?? DEFAULT_WATCH_TIMEOUT_SECONDS;
     const timeoutSeconds = Math.round(min + this.#random() * (max - min));
     const controller = new AbortController();
+    this.#watchAbort = controller;
     const stop = () => controller.abort();
     this.#stop.signal.addEventListener("abort", stop);
     let silent = false;
@@ -344,6 +386,7 @@ export class Reflector<T extends KubeObject> {
       }
     } catch (err) {
       if (this.#stopped) return { outcome: "stopped", healthy: false };
+      if (this.#relistDue) return { outcome: "ended", healthy: true };
       if (err instanceof KubeApiError && err.statusCode === 410) {
         return { outcome: "expired", healthy: false };
       }
@@ -355,6 +398,7 @@ export class Reflector<T extends KubeObject> {
       });
       return { outcome: "failed", healthy: healthy() };
     } finally {
+      this.#watchAbort = undefined;
       this.#clock.clearTimeout(guard);
       this.#stop.signal.removeEventListener("abort", stop);
     }

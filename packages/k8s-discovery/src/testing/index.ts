@@ -9,3 +9,5 @@ export type {
 } from "./backend-suite.js";
 export { backendSuiteFixture, describeBackendSuite, EventRecorder } from "./backend-suite.js";
 export { ManualClock } from "./manual-clock.js";
+export type { FakeApiServerOptions, RecordedRequest } from "../kube/fake-api-server.js";
+export { FakeApiServer } from "../kube/fake-api-server.js";
