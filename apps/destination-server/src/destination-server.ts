@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
 import { endpointsReport } from "./admin/endpoints-report.js";
 import { loadPprofProfiler } from "./admin/pprof-profiler.js";
+import { startSelfAudit } from "./audit/self-audit.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
@@ -179,6 +180,9 @@ export async function startDestinationServer(
         subscribers: ctx.endpoints,
       }),
     );
+    // In the background, off the request path; stopped before the streams end.
+    const audit = startSelfAudit(cluster, ctx, options, metrics);
+    if (audit !== undefined) cleanups.push(() => audit.stop());
     admin.markReady();
     logger.info("ready", {
       grpcPort: grpc.port,

@@ -77,6 +77,11 @@ export interface DestinationServerOptions {
    * DEADLINE_EXCEEDED. Default 10 s; 0: no bound.
    */
   readonly requestMessageTimeoutMs?: number;
+  /**
+   * How often the self-audit compares every Get stream with fresh lists from the API server
+   * (README "Self-audit"), ±10 % jitter. Default 5 min; 0 turns it off. Cluster backend only.
+   */
+  readonly auditIntervalMs?: number;
   /** How long startup waits for the caches before it fails. Default 60 s. */
   readonly cacheSyncTimeoutMs?: number;
   /** Default 10 s. */

@@ -51,6 +51,7 @@ describe("parseCommandLine", () => {
       maxPendingRequests: 1_000,
       requestMessageTimeoutMs: 10_000,
       cacheSyncTimeoutMs: 60_000,
+      auditIntervalMs: 300_000,
       shutdownTimeoutMs: 10_000,
     });
     // Empty trust and cluster domains fall back with a warning each.
@@ -250,8 +251,10 @@ describe("parseCommandLine", () => {
       "--cache-sync-timeout=2m",
       "--shutdown-timeout=500ms",
       "--stream-queue-capacity=7",
+      "-audit-interval=0",
     ]);
     expect(options).toMatchObject({
+      auditIntervalMs: 0,
       manifests: "examples",
       minPingIntervalMs: 5000,
       cacheSyncTimeoutMs: 120_000,
@@ -261,6 +264,9 @@ describe("parseCommandLine", () => {
   });
 
   it("fails with one line on invalid values", async () => {
+    expect(failure(["-audit-interval=-1m"])).toBe(
+      'invalid value "-1m" for flag -audit-interval: invalid duration',
+    );
     expect(failure(["--stream-queue-capacity=0"])).toBe(
       'invalid value "0" for flag -stream-queue-capacity: must be greater than 0',
     );

@@ -115,6 +115,7 @@ export function parseCommandLine(
   const minPingIntervalMs = durationFlag(values, "grpc-min-ping-interval");
   const cacheSyncTimeoutMs = durationFlag(values, "cache-sync-timeout");
   const shutdownTimeoutMs = durationFlag(values, "shutdown-timeout");
+  const auditIntervalMs = durationFlag(values, "audit-interval");
 
   return {
     version: bool("version"),
@@ -167,6 +168,7 @@ export function parseCommandLine(
         maxPendingRequests,
         requestMessageTimeoutMs,
         cacheSyncTimeoutMs,
+        auditIntervalMs,
         shutdownTimeoutMs,
         logger,
       };

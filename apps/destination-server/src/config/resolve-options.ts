@@ -36,6 +36,7 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
     maxPendingRequests: options.maxPendingRequests ?? DEFAULT_MAX_PENDING_REQUESTS,
     requestMessageTimeoutMs: options.requestMessageTimeoutMs ?? 10_000,
     cacheSyncTimeoutMs: options.cacheSyncTimeoutMs ?? 60_000,
+    auditIntervalMs: options.auditIntervalMs ?? DEFAULT_AUDIT_INTERVAL_MS,
     warmUpServices: options.warmUpServices ?? 256,
     shutdownTimeoutMs: options.shutdownTimeoutMs ?? 10_000,
     logger: options.logger ?? createServerLogger(),
@@ -60,3 +61,6 @@ export const DEFAULT_MAX_PENDING_REQUESTS = 1_000;
 
 /** grpc-go's and grpc-js' default: a GetDestination request is a few hundred bytes. */
 export const DEFAULT_MAX_RECEIVE_MESSAGE_LENGTH = 4 * 1024 * 1024;
+
+/** The self-audit's interval: a few minutes, so a missed event is found long before a page. */
+export const DEFAULT_AUDIT_INTERVAL_MS = 5 * 60_000;

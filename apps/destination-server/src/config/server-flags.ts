@@ -209,6 +209,13 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
     usage: "how long to wait for the caches to sync before exiting",
   },
   {
+    name: "audit-interval",
+    kind: "string",
+    default: "5m",
+    usage:
+      "how often every Get stream is compared with fresh lists from the API server, ±10% (0s: off; cluster backend only)",
+  },
+  {
     name: "shutdown-timeout",
     kind: "string",
     default: "10s",

@@ -10,6 +10,7 @@ import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import { Registry } from "prom-client";
+import { GetSubscriptions } from "../audit/get-subscriptions.js";
 import { resolveOptions } from "../config/resolve-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
@@ -174,6 +175,7 @@ export function createDestinationContextOn(
     grpcMetrics: new GrpcServerMetrics(registry),
     overflowMetrics: queueOverflowMetrics(metrics),
     streams,
+    getSubscriptions: new GetSubscriptions(),
     logger: logger.child({ component: "grpc" }),
   };
 

@@ -8,6 +8,7 @@ import type {
   EndpointTranslatorConfig,
   TranslationCounter,
 } from "@destination/translators";
+import type { GetSubscriptions } from "../audit/get-subscriptions.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
@@ -39,6 +40,8 @@ export interface DestinationContext {
   readonly grpcMetrics: GrpcServerMetrics;
   readonly overflowMetrics: QueueOverflowMetrics;
   readonly streams: OpenStreams;
+  /** The local Get subscriptions open now, for the self-audit. */
+  readonly getSubscriptions: GetSubscriptions;
   readonly logger: ServerLogger;
 }
 

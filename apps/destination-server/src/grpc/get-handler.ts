@@ -91,6 +91,18 @@ export function handleGet(
       if (err instanceof InvalidServiceError) throw externalNameService(path);
       throw err;
     }
+    // Local streams are what the self-audit checks (README "Self-audit").
+    const audited = (zoneOfStream: string) =>
+      remote === undefined
+        ? ctx.getSubscriptions.add({
+            service: route.service,
+            port: route.port,
+            key: source.key,
+            zone: zoneOfStream,
+            authority: path,
+          })
+        : () => {};
+    let unaudit = audited(zone);
     // The caller's Node cached after the stream started, or relabelled: subscribe again with the
     // new zone's translation, so the whole set is sent again (one add) with the zone labels and
     // weights it would have had from the start.
@@ -100,15 +112,18 @@ export function handleGet(
         translator: new EndpointTranslator(translation.forZone(next), session.sink, logger),
       };
       unsubscribeSource(source);
+      unaudit();
       source = rezoned;
       try {
         subscribeSource(source);
+        unaudit = audited(next);
       } catch (err) {
         session.failUnexpected(err);
       }
     });
     session.onEnd(() => {
       unfollow();
+      unaudit();
       unsubscribeSource(source);
     });
     if (remote !== undefined) followRemoteCluster(ctx, session, remote.remote);

@@ -1,0 +1,47 @@
+import type { KubeObject } from "@destination/core";
+import { type AuditSource, MemoryCluster, type ResourceKind } from "@destination/k8s-discovery";
+
+/** The kinds whose objects shape a Get answer; ServiceProfiles do not. */
+export const GET_KINDS: readonly ResourceKind[] = [
+  "Service",
+  "EndpointSlice",
+  "Endpoints",
+  "Pod",
+  "Server",
+  "ExternalWorkload",
+  "Node",
+  "ReplicaSet",
+  "Job",
+];
+
+/** What the API server said, kind by kind, and a cluster holding it. */
+export interface FreshState {
+  /** A throwaway in-memory cluster, synced, holding every listed object. */
+  readonly cluster: MemoryCluster;
+  /** The listed objects by kind, as listed (each with its `kind`). */
+  readonly objects: ReadonlyMap<ResourceKind, readonly KubeObject[]>;
+}
+
+/**
+ * Lists `kinds` from the API server one kind after the other (each paged by the loop's page
+ * size), so the audit never has two lists in flight, into an in-memory cluster with the
+ * versions as listed. Kinds the cluster does not serve list empty, as their caches are.
+ */
+export async function listFreshState(
+  source: AuditSource,
+  kinds: Iterable<ResourceKind>,
+  stopped: () => boolean = () => false,
+): Promise<FreshState> {
+  const cluster = new MemoryCluster({ keepVersions: true });
+  const objects = new Map<ResourceKind, readonly KubeObject[]>();
+  for (const kind of kinds) {
+    if (stopped()) break;
+    const listed = (await source.listFresh(kind)).map((obj) =>
+      obj.kind === kind ? obj : { ...obj, kind },
+    );
+    objects.set(kind, listed);
+    cluster.replace(kind, listed);
+  }
+  await cluster.start();
+  return { cluster, objects };
+}
