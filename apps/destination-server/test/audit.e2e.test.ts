@@ -5,8 +5,8 @@ import { createKubeCluster } from "@destination/k8s-discovery";
 import { FakeApiServer } from "@destination/k8s-discovery/testing";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
-import { get } from "../src/testing/streams.js";
 import { clusterBasics, pod, service, slice } from "../src/testing/objects.js";
+import { get } from "../src/testing/streams.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -42,11 +42,6 @@ async function serverOnFakeApi(auditIntervalMs: number): Promise<{
   cleanup.push(() => server.close());
   return { api, server };
 }
-
-const addresses = (message: unknown): string[] => {
-  const add = (message as { add?: { addrs?: { addr: { port: number } }[] } }).add;
-  return (add?.addrs ?? []).map((a) => String(a.addr.port));
-};
 
 const logLines = (server: TestServer) =>
   server.logs.map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -89,13 +84,15 @@ describe("self-audit of Get against the API server", () => {
       ).toBe(1);
       expect(await server.metric("destination_audit_runs_total", { result: "healed" })).toBe(1);
     });
-    expect(await server.metric("destination_audit_divergent_endpoints_total", { kind: "extra" })).toBe(0);
+    expect(
+      await server.metric("destination_audit_divergent_endpoints_total", { kind: "extra" }),
+    ).toBe(0);
     expect(await server.metric("destination_audit_runs_total", { result: "unhealed" })).toBe(0);
     expect(await server.metric("destination_audit_divergent_streams")).toBe(1);
 
-    const warned = logLines(server).filter(
-      (l) => l.level === "warning" || l.level === "warn",
-    ).filter((l) => String(l.msg ?? l.message).includes("self-audit"));
+    const warned = logLines(server)
+      .filter((l) => l.level === "warning" || l.level === "warn")
+      .filter((l) => String(l.msg ?? l.message).includes("self-audit"));
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({ authority: AUTHORITY, service: "shop/web", port: 8080 });
     expect(JSON.stringify(warned[0]?.missing)).toContain("10.0.0.2:8080");
@@ -104,7 +101,9 @@ describe("self-audit of Get against the API server", () => {
 
     // Later runs find nothing.
     await eventually(async () =>
-      expect(await server.metric("destination_audit_runs_total", { result: "clean" })).toBeGreaterThan(0),
+      expect(
+        await server.metric("destination_audit_runs_total", { result: "clean" }),
+      ).toBeGreaterThan(0),
     );
     expect(await server.metric("destination_audit_streams_checked")).toBe(1);
     expect(await server.metric("destination_audit_divergent_streams")).toBe(0);
@@ -113,7 +112,9 @@ describe("self-audit of Get against the API server", () => {
   it("lists nothing and reports clean when no Get stream is open", async () => {
     const { api, server } = await serverOnFakeApi(300);
     await eventually(async () =>
-      expect(await server.metric("destination_audit_runs_total", { result: "clean" })).toBeGreaterThan(1),
+      expect(
+        await server.metric("destination_audit_runs_total", { result: "clean" }),
+      ).toBeGreaterThan(1),
     );
     const lists = api.requests.filter((r) => !r.query.has("watch") && r.query.has("limit"));
     // Only the start's lists: the audit made none.
@@ -122,7 +123,11 @@ describe("self-audit of Get against the API server", () => {
 
   it("is off with -audit-interval=0", async () => {
     const { server } = await serverOnFakeApi(1_000);
-    expect(await server.metric("destination_audit_runs_total", { result: "clean" })).toBeUndefined();
-    expect(logLines(server).some((l) => String(l.msg ?? l.message).includes("self-audit off"))).toBe(true);
+    expect(
+      await server.metric("destination_audit_runs_total", { result: "clean" }),
+    ).toBeUndefined();
+    expect(
+      logLines(server).some((l) => String(l.msg ?? l.message).includes("self-audit off")),
+    ).toBe(true);
   });
 });

@@ -28,12 +28,15 @@ export function scheduleAudits(
   let running: Promise<unknown> | undefined;
   const next = () => {
     if (stopped) return;
-    timer = clock.setTimeout(() => {
-      running = run().finally(() => {
-        running = undefined;
-        next();
-      });
-    }, jitteredDelay(intervalMs, random));
+    timer = clock.setTimeout(
+      () => {
+        running = run().finally(() => {
+          running = undefined;
+          next();
+        });
+      },
+      jitteredDelay(intervalMs, random),
+    );
   };
   next();
   return {

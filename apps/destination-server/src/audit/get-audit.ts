@@ -120,12 +120,16 @@ export class GetAudit {
 
       const relisted = [...new Set(differences.map((d) => d.kind))];
       for (const d of divergent) {
-        logger.warn("self-audit: a Get stream holds other endpoints than the API server implies; relisting", {
-          ...describeDivergence(d),
-          relisting: relisted,
-        });
+        logger.warn(
+          "self-audit: a Get stream holds other endpoints than the API server implies; relisting",
+          {
+            ...describeDivergence(d),
+            relisting: relisted,
+          },
+        );
       }
-      if (this.#stopped) return finish({ result: "failed", streams, divergent, unhealed: [], relisted });
+      if (this.#stopped)
+        return finish({ result: "failed", streams, divergent, unhealed: [], relisted });
       await this.#options.source.relist(relisted);
 
       // Checked again against a new list: what the relisted caches serve now.
@@ -214,8 +218,13 @@ function serviceObjects(state: FreshState, s: GetSubscription): string[] {
   const { namespace, name } = s.service;
   const cluster = state.cluster;
   const named: string[] = [];
-  const add = (kind: string, obj: { metadata: { namespace?: string; name: string; resourceVersion?: string } }) =>
-    named.push(`${kind} ${obj.metadata.namespace ?? ""}/${obj.metadata.name}@${obj.metadata.resourceVersion ?? ""}`);
+  const add = (
+    kind: string,
+    obj: { metadata: { namespace?: string; name: string; resourceVersion?: string } },
+  ) =>
+    named.push(
+      `${kind} ${obj.metadata.namespace ?? ""}/${obj.metadata.name}@${obj.metadata.resourceVersion ?? ""}`,
+    );
   const service = cluster.services.get(namespace, name);
   if (service !== undefined) add("Service", service);
   const endpoints = cluster.endpoints.get(namespace, name);

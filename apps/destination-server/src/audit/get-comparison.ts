@@ -90,7 +90,11 @@ export function compareGet(
 ): GetDivergence[] {
   const divergent: GetDivergence[] = [];
   for (const subscription of subscriptions) {
-    const d = compareViews(subscription, heldView(live, subscription), heldView(fresh, subscription));
+    const d = compareViews(
+      subscription,
+      heldView(live, subscription),
+      heldView(fresh, subscription),
+    );
     if (isDivergent(d)) divergent.push(d);
   }
   return divergent;
@@ -111,7 +115,9 @@ export function describeDivergence(d: GetDivergence, limit = 20): Record<string,
     ...(s.key.nodeName === "" ? {} : { nodeName: s.key.nodeName }),
     zone: s.zone,
     streams: s.streams,
-    missing: d.missing.slice(0, limit).map((e) => ({ address: e.address, expected: endpoint(e.expected) })),
+    missing: d.missing
+      .slice(0, limit)
+      .map((e) => ({ address: e.address, expected: endpoint(e.expected) })),
     extra: d.extra.slice(0, limit).map((e) => ({ address: e.address, held: endpoint(e.held) })),
     changed: d.changed.slice(0, limit).map((e) => ({
       address: e.address,

@@ -80,7 +80,9 @@ describe("forced relist and fresh lists", () => {
     const before = server.requests.length;
     const fresh = await cluster.listFresh("Pod");
     expect(fresh).toHaveLength(5);
-    const lists = server.requests.slice(before).filter((r) => r.path.endsWith("/pods") && !r.query.has("watch"));
+    const lists = server.requests
+      .slice(before)
+      .filter((r) => r.path.endsWith("/pods") && !r.query.has("watch"));
     expect(lists.map((r) => r.query.get("limit"))).toEqual(["2", "2", "2"]);
     expect(lists[1]?.query.get("continue")).toBeTruthy();
   });

@@ -1,0 +1,199 @@
+import { InMemoryMetrics, systemClock } from "@destination/core";
+import { EndpointsWatcher } from "@destination/endpoints-watcher";
+import {
+  type AuditSource,
+  MemoryCluster,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@destination/k8s-discovery";
+import { describe, expect, it } from "vitest";
+import { createServerLogger } from "../logging/server-logger.js";
+import { clusterBasics, pod, service, slice } from "../testing/objects.js";
+import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
+import { GetAudit } from "./get-audit.js";
+import { GetSubscriptions } from "./get-subscriptions.js";
+import { cacheOf } from "./object-differences.js";
+
+const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
+
+/**
+ * `truth` is the API server; `live` the server's caches, which hear of truth's objects only when
+ * `sync` or a healing relist copies them over. `relistHeals: false` is a relist that changes
+ * nothing: a divergence that survives it is a bug.
+ */
+function setup(relistHeals = true, listsFail = false) {
+  const truth = new MemoryCluster();
+  const live = new MemoryCluster({ keepVersions: true });
+  const endpoints = new EndpointsWatcher(live, { enableEndpointSlices: true, enableIPv6: true });
+  const sync = (kinds: Iterable<ResourceKind> = KINDS) => {
+    for (const kind of kinds) live.replace(kind, cacheOf(truth, kind).list());
+  };
+  const relisted: ResourceKind[][] = [];
+  const source: AuditSource = {
+    listFresh: async (kind) => {
+      if (listsFail) throw new Error("connection refused");
+      return [...cacheOf(truth, kind).list()];
+    },
+    relist: async (kinds) => {
+      relisted.push([...kinds]);
+      if (relistHeals) sync(kinds);
+    },
+  };
+  const subscriptions = new GetSubscriptions();
+  const metrics = new InMemoryMetrics();
+  const logs: Record<string, unknown>[] = [];
+  const audit = new GetAudit({
+    cluster: live,
+    source,
+    endpoints,
+    subscriptions,
+    translatorConfig: {
+      controllerNamespace: "linkerd",
+      identityTrustDomain: "cluster.local",
+      enableH2Upgrade: true,
+      forceOpaqueTransport: false,
+      extEndpointZoneWeights: false,
+      defaultOpaquePorts: new Set(),
+    },
+    enableEndpointSlices: true,
+    enableIPv6: true,
+    metrics: auditMetrics(metrics),
+    logger: createServerLogger({
+      level: "debug",
+      format: "json",
+      sink: { write: (line) => void logs.push(JSON.parse(line)) },
+    }),
+    clock: systemClock,
+    settleMs: 0,
+  });
+  for (const obj of [
+    ...clusterBasics(),
+    service("shop", "web", [{ port: 8080 }]),
+    pod({ namespace: "shop", name: "web-1", ip: "10.0.0.1", ports: [["http", 8080]] }),
+    pod({ namespace: "shop", name: "web-2", ip: "10.0.0.2", ports: [["http", 8080]] }),
+    slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+  ]) {
+    truth.apply(obj);
+  }
+  void live.start();
+  sync();
+  const subscribe = () =>
+    subscriptions.add({
+      service: { namespace: "shop", name: "web" },
+      port: 8080,
+      key: { hostname: "", nodeName: "node-a", enableEndpointFiltering: true },
+      zone: "",
+      authority: "web.shop.svc.cluster.local:8080",
+    });
+  const metric = (name: string, labels: Record<string, string> = {}) => metrics.value(name, labels);
+  const at = (level: string) => logs.filter((l) => l.level === level);
+  return { truth, live, audit, relisted, subscribe, metric, at };
+}
+
+const twoEndpoints = () =>
+  slice(
+    "shop",
+    "web-abc",
+    "web",
+    [{ port: 8080 }],
+    [
+      { ip: "10.0.0.1", pod: "web-1" },
+      { ip: "10.0.0.2", pod: "web-2" },
+    ],
+  );
+
+describe("GetAudit", () => {
+  it("lists nothing when no stream is open", async () => {
+    const { audit, relisted } = setup();
+    expect((await audit.run()).result).toBe("clean");
+    expect(relisted).toEqual([]);
+  });
+
+  it("finds nothing when the caches hold what the API server says", async () => {
+    const { audit, subscribe, metric, at } = setup();
+    subscribe();
+    subscribe();
+    const report = await audit.run();
+    expect(report).toMatchObject({ result: "clean", streams: 2, divergent: [] });
+    expect(metric(AUDIT_METRIC_NAMES.streamsChecked)).toBe(2);
+    expect(metric(AUDIT_METRIC_NAMES.divergentStreams)).toBe(0);
+    expect(metric(AUDIT_METRIC_NAMES.runs, { result: "clean" })).toBe(1);
+    expect(at("warn")).toEqual([]);
+  });
+
+  it("finds a missed endpoint, relists the kind that differs, and reports it healed", async () => {
+    const { truth, audit, relisted, subscribe, metric, at } = setup();
+    subscribe();
+    truth.apply(twoEndpoints());
+    const report = await audit.run();
+    expect(report.result).toBe("healed");
+    expect(report.divergent.map((d) => d.missing.map((e) => e.address))).toEqual([
+      ["10.0.0.2:8080"],
+    ]);
+    expect(relisted).toEqual([["EndpointSlice"]]);
+    expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "missing" })).toBe(1);
+    expect(metric(AUDIT_METRIC_NAMES.divergentStreams)).toBe(1);
+    expect(metric(AUDIT_METRIC_NAMES.runs, { result: "healed" })).toBe(1);
+    expect(at("warn")).toHaveLength(1);
+    expect(at("error")).toEqual([]);
+  });
+
+  it("finds extra and changed endpoints", async () => {
+    const { truth, audit, subscribe, metric } = setup();
+    subscribe();
+    truth.apply(twoEndpoints());
+    // A stream that already holds both, then web-2 goes and web-1 changes identity.
+    const report0 = await audit.run();
+    expect(report0.result).toBe("healed");
+    truth.apply(
+      slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+    );
+    truth.apply(
+      pod({
+        namespace: "shop",
+        name: "web-1",
+        ip: "10.0.0.1",
+        ports: [["http", 8080]],
+        serviceAccount: "payments",
+      }),
+    );
+    const report = await audit.run();
+    expect(report.divergent.map((d) => d.extra.map((e) => e.address))).toEqual([["10.0.0.2:8080"]]);
+    expect(report.divergent.map((d) => d.changed.map((e) => e.address))).toEqual([
+      ["10.0.0.1:8080"],
+    ]);
+    expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "extra" })).toBe(1);
+    expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "changed" })).toBe(1);
+    expect(report.relisted.sort()).toEqual(["EndpointSlice", "Pod"]);
+    expect(report.result).toBe("healed");
+  });
+
+  it("logs a divergence a relist does not heal as a bug, with names and resourceVersions", async () => {
+    const { truth, audit, subscribe, metric, at } = setup(false);
+    subscribe();
+    truth.apply(twoEndpoints());
+    const report = await audit.run();
+    expect(report.result).toBe("unhealed");
+    expect(metric(AUDIT_METRIC_NAMES.runs, { result: "unhealed" })).toBe(1);
+    const errors = at("error");
+    expect(errors).toHaveLength(1);
+    const version = truth.endpointSlices.get("shop", "web-abc")?.metadata.resourceVersion;
+    expect(errors[0]).toMatchObject({
+      authority: "web.shop.svc.cluster.local:8080",
+      differedBeforeRelist: [
+        expect.objectContaining({ kind: "EndpointSlice", name: "web-abc", listed: version }),
+      ],
+    });
+    expect(errors[0]?.objects).toContain(`EndpointSlice shop/web-abc@${version}`);
+  });
+
+  it("counts a run whose lists fail as failed, without throwing", async () => {
+    const { audit, subscribe, metric, at } = setup(true, true);
+    subscribe();
+    expect((await audit.run()).result).toBe("failed");
+    expect(metric(AUDIT_METRIC_NAMES.runs, { result: "failed" })).toBe(1);
+    expect(at("warn").map((l) => l.msg)).toEqual([
+      "self-audit run failed; the next one runs as scheduled",
+    ]);
+  });
+});
