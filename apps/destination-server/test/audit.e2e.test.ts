@@ -122,7 +122,7 @@ describe("self-audit of Get against the API server", () => {
   });
 
   it("is off with -audit-interval=0", async () => {
-    const { server } = await serverOnFakeApi(1_000);
+    const { server } = await serverOnFakeApi(0);
     expect(
       await server.metric("destination_audit_runs_total", { result: "clean" }),
     ).toBeUndefined();
