@@ -15,7 +15,9 @@ export const GET_KINDS: readonly ResourceKind[] = [
 ];
 
 /** What the API server said, kind by kind, and a cluster holding it. */
-export interface FreshState {
+export interface FreshState<W = undefined> {
+  /** What `prepare` built on the cluster before anything was loaded into it. */
+  readonly prepared: W;
   /** A throwaway in-memory cluster, synced, holding every listed object. */
   readonly cluster: MemoryCluster;
   /** The listed objects by kind, as listed (each with its `kind`). */
@@ -26,13 +28,17 @@ export interface FreshState {
  * Lists `kinds` from the API server one kind after the other (each paged by the loop's page
  * size), so the audit never has two lists in flight, into an in-memory cluster with the
  * versions as listed. Kinds the cluster does not serve list empty, as their caches are.
+ * `prepare` runs on the empty cluster first: a watcher built there registers its handlers
+ * before any object arrives, as the server's do before its caches start.
  */
-export async function listFreshState(
+export async function listFreshState<W>(
   source: AuditSource,
   kinds: Iterable<ResourceKind>,
+  prepare: (cluster: MemoryCluster) => W,
   stopped: () => boolean = () => false,
-): Promise<FreshState> {
+): Promise<FreshState<W>> {
   const cluster = new MemoryCluster({ keepVersions: true });
+  const prepared = prepare(cluster);
   const objects = new Map<ResourceKind, readonly KubeObject[]>();
   for (const kind of kinds) {
     if (stopped()) break;
@@ -43,5 +49,5 @@ export async function listFreshState(
     cluster.replace(kind, listed);
   }
   await cluster.start();
-  return { cluster, objects };
+  return { prepared, cluster, objects };
 }

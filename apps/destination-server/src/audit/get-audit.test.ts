@@ -8,12 +8,13 @@ import {
 } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
-import { clusterBasics, pod, service, slice } from "../testing/objects.js";
+import { clusterBasics, pod, server, service, slice } from "../testing/objects.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
 import { GetAudit } from "./get-audit.js";
 import { GetSubscriptions } from "./get-subscriptions.js";
 import { cacheOf } from "./object-differences.js";
 
+const WEB = { app: "web" };
 const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
 
 /**
@@ -69,9 +70,11 @@ function setup(relistHeals = true, listsFail = false) {
   for (const obj of [
     ...clusterBasics(),
     service("shop", "web", [{ port: 8080 }]),
-    pod({ namespace: "shop", name: "web-1", ip: "10.0.0.1", ports: [["http", 8080]] }),
-    pod({ namespace: "shop", name: "web-2", ip: "10.0.0.2", ports: [["http", 8080]] }),
+    pod({ namespace: "shop", name: "web-1", ip: "10.0.0.1", ports: [["http", 8080]], labels: WEB }),
+    pod({ namespace: "shop", name: "web-2", ip: "10.0.0.2", ports: [["http", 8080]], labels: WEB }),
     slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+    // Opacity from a Server is part of what both sides must agree on.
+    server("shop", "web-opaque", WEB, 8080),
   ]) {
     truth.apply(obj);
   }
@@ -131,6 +134,9 @@ describe("GetAudit", () => {
       ["10.0.0.2:8080"],
     ]);
     expect(relisted).toEqual([["EndpointSlice"]]);
+    // Compared as sent: the Server's opacity is in what the stream should hold.
+    const expected = report.divergent[0]?.missing[0]?.expected?.addr;
+    expect(expected?.protocolHint?.protocol.case).toBe("opaque");
     expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "missing" })).toBe(1);
     expect(metric(AUDIT_METRIC_NAMES.divergentStreams)).toBe(1);
     expect(metric(AUDIT_METRIC_NAMES.runs, { result: "healed" })).toBe(1);
@@ -154,6 +160,7 @@ describe("GetAudit", () => {
         name: "web-1",
         ip: "10.0.0.1",
         ports: [["http", 8080]],
+        labels: WEB,
         serviceAccount: "payments",
       }),
     );
@@ -164,7 +171,7 @@ describe("GetAudit", () => {
     ]);
     expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "extra" })).toBe(1);
     expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "changed" })).toBe(1);
-    expect(report.relisted.sort()).toEqual(["EndpointSlice", "Pod"]);
+    expect([...report.relisted].sort()).toEqual(["EndpointSlice", "Pod"]);
     expect(report.result).toBe("healed");
   });
 

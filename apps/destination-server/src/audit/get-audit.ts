@@ -181,12 +181,19 @@ export class GetAudit {
   }
 
   /** Fresh lists, and a second watcher on them with the zones their Nodes give. */
-  async #fresh(kinds: readonly ResourceKind[]): Promise<{ state: FreshState; side: GetSide }> {
-    const state = await listFreshState(this.#options.source, kinds, () => this.#stopped);
-    const watcher = new EndpointsWatcher(state.cluster, {
-      enableEndpointSlices: this.#options.enableEndpointSlices,
-      enableIPv6: this.#options.enableIPv6,
-    });
+  async #fresh(
+    kinds: readonly ResourceKind[],
+  ): Promise<{ state: FreshState<EndpointsWatcher>; side: GetSide }> {
+    const state = await listFreshState(
+      this.#options.source,
+      kinds,
+      (cluster) =>
+        new EndpointsWatcher(cluster, {
+          enableEndpointSlices: this.#options.enableEndpointSlices,
+          enableIPv6: this.#options.enableIPv6,
+        }),
+      () => this.#stopped,
+    );
     const translation = new EndpointTranslation(this.#options.translatorConfig);
     const zoneOf = (nodeName: string) => {
       const node = nodeName === "" ? undefined : state.cluster.nodes.get("", nodeName);
@@ -194,7 +201,10 @@ export class GetAudit {
     };
     return {
       state,
-      side: { watcher, translationFor: (s) => translation.forZone(zoneOf(s.key.nodeName)) },
+      side: {
+        watcher: state.prepared,
+        translationFor: (s) => translation.forZone(zoneOf(s.key.nodeName)),
+      },
     };
   }
 
@@ -214,7 +224,7 @@ export class GetAudit {
 }
 
 /** The Service, its slices or Endpoints and their pods as listed: names and resourceVersions. */
-function serviceObjects(state: FreshState, s: GetSubscription): string[] {
+function serviceObjects(state: FreshState<unknown>, s: GetSubscription): string[] {
   const { namespace, name } = s.service;
   const cluster = state.cluster;
   const named: string[] = [];
