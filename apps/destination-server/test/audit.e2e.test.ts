@@ -6,7 +6,7 @@ import { FakeApiServer } from "@destination/k8s-discovery/testing";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
 import { clusterBasics, pod, service, slice } from "../src/testing/objects.js";
-import { get } from "../src/testing/streams.js";
+import { get, getProfile } from "../src/testing/streams.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -107,6 +107,39 @@ describe("self-audit of Get against the API server", () => {
     );
     expect(await server.metric("destination_audit_streams_checked")).toBe(1);
     expect(await server.metric("destination_audit_divergent_streams")).toBe(0);
+  }, 30_000);
+
+  it("heals a GetProfile stream whose Service's opaque ports the caches missed", async () => {
+    const { api, server } = await serverOnFakeApi(1_000);
+    const stream = getProfile(server.client, AUTHORITY);
+    cleanup.push(async () => stream.cancel());
+    const first = (await stream.next()) as { opaqueProtocol?: boolean };
+    expect(first.opaqueProtocol ?? false).toBe(false);
+    await eventually(() => expect(api.openWatches).toBeGreaterThanOrEqual(9));
+
+    api.withholdNextEvent("Service", "web");
+    api.apply(
+      service("shop", "web", [{ port: 8080 }], {
+        annotations: { "config.linkerd.io/opaque-ports": "8080" },
+      }),
+    );
+    expect(api.withheldEvents).toBe(1);
+
+    const healed = (await stream.next(15_000)) as { opaqueProtocol?: boolean };
+    expect(healed.opaqueProtocol).toBe(true);
+    await eventually(async () => {
+      expect(
+        await server.metric("destination_audit_divergent_profiles_total", { flow: "service" }),
+      ).toBe(1);
+      expect(await server.metric("destination_audit_runs_total", { result: "healed" })).toBe(1);
+    });
+    const warned = logLines(server).filter((l) =>
+      String(l.msg).includes("GetProfile stream holds another profile"),
+    );
+    expect(warned).toMatchObject([
+      { authority: AUTHORITY, fields: ["opaqueProtocol"], relisting: ["Service"] },
+    ]);
+    expect(logLines(server).filter((l) => l.level === "error")).toEqual([]);
   }, 30_000);
 
   it("lists nothing and reports clean when no Get stream is open", async () => {

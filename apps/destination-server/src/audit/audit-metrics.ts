@@ -7,6 +7,7 @@ export const AUDIT_METRIC_NAMES = {
   streamsChecked: "destination_audit_streams_checked",
   divergentStreams: "destination_audit_divergent_streams",
   divergentEndpoints: "destination_audit_divergent_endpoints_total",
+  divergentProfiles: "destination_audit_divergent_profiles_total",
 } as const;
 
 /** How a run ended: nothing found, found and healed by a relist, found and not healed, failed. */
@@ -19,6 +20,8 @@ export interface AuditMetrics {
   ran(result: AuditRunResult, seconds: number): void;
   checked(streams: number, divergentStreams: number): void;
   diverged(kind: DivergenceKind, endpoints: number): void;
+  /** A GetProfile subscription held another profile than the fresh answer. */
+  divergedProfile(flow: "service" | "endpoint"): void;
 }
 
 // A run lists every kind the Get path reads: seconds on a small cluster, minutes on a huge one.
@@ -38,12 +41,12 @@ export function auditMetrics(metrics: MetricsRegistry): AuditMetrics {
   );
   const checked = metrics.gauge(
     AUDIT_METRIC_NAMES.streamsChecked,
-    "Get streams the last self-audit run checked",
+    "Get and GetProfile streams the last self-audit run checked",
     [],
   );
   const divergent = metrics.gauge(
     AUDIT_METRIC_NAMES.divergentStreams,
-    "Get streams the last self-audit run found holding other endpoints than the API server implies (before healing)",
+    "Streams the last self-audit run found holding other answers than the API server implies (before healing)",
     [],
   );
   const endpoints = metrics.counter(
@@ -51,6 +54,12 @@ export function auditMetrics(metrics: MetricsRegistry): AuditMetrics {
     "Endpoints found held differently from the API server's answer, by kind: missing, extra, changed",
     ["kind"],
   );
+  const profiles = metrics.counter(
+    AUDIT_METRIC_NAMES.divergentProfiles,
+    "GetProfile subscriptions found holding another profile than the API server implies, by flow: service, endpoint",
+    ["flow"],
+  );
+  for (const flow of ["service", "endpoint"] as const) profiles.inc({ flow }, 0);
   // Every series exists from the start at 0, so a rate or an alert needs no absent() guard.
   for (const result of ["clean", "healed", "unhealed", "failed"] as const) runs.inc({ result }, 0);
   for (const kind of ["missing", "extra", "changed"] as const) endpoints.inc({ kind }, 0);
@@ -65,6 +74,9 @@ export function auditMetrics(metrics: MetricsRegistry): AuditMetrics {
     },
     diverged(kind, count) {
       if (count > 0) endpoints.inc({ kind }, count);
+    },
+    divergedProfile(flow) {
+      profiles.inc({ flow });
     },
   };
 }

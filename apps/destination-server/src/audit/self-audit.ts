@@ -4,13 +4,13 @@ import type { DestinationContext } from "../grpc/destination-context.js";
 import type { ResolvedServerOptions } from "../server-options.js";
 import { auditMetrics } from "./audit-metrics.js";
 import { type AuditSchedule, scheduleAudits } from "./audit-schedule.js";
-import { GetAudit } from "./get-audit.js";
+import { StreamAudit } from "./stream-audit.js";
 
 /** The settle time is a tenth of the interval, at most this (README "Self-audit"). */
 const MAX_SETTLE_MS = 2_000;
 
 /**
- * Starts the self-audit of `Get` when it is on (`-audit-interval` above 0) and the cluster reads
+ * Starts the self-audit of `Get` and `GetProfile` when it is on (`-audit-interval` above 0) and the cluster reads
  * an API server; returns its schedule, or undefined (logged) when it does not run.
  */
 export function startSelfAudit(
@@ -30,14 +30,21 @@ export function startSelfAudit(
     logger.info("self-audit off: this cluster source has no API server to audit against");
     return undefined;
   }
-  const audit = new GetAudit({
+  const audit = new StreamAudit({
     cluster,
     source,
-    endpoints: ctx.endpoints,
-    subscriptions: ctx.getSubscriptions,
+    live: {
+      endpoints: ctx.endpoints,
+      profiles: ctx.profiles,
+      opaquePorts: ctx.opaquePorts,
+      workloads: ctx.workloads,
+    },
+    getSubscriptions: ctx.getSubscriptions,
+    profileSubscriptions: ctx.profileSubscriptions,
     translatorConfig: ctx.translatorConfig,
     enableEndpointSlices: options.enableEndpointSlices,
     enableIPv6: options.enableIpv6,
+    defaultOpaquePorts: options.defaultOpaquePorts,
     metrics: auditMetrics(metrics),
     logger: logger.child({ component: "audit" }),
     clock: options.clock,

@@ -11,6 +11,7 @@ import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watcher
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import { Registry } from "prom-client";
 import { GetSubscriptions } from "../audit/get-subscriptions.js";
+import { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
 import { resolveOptions } from "../config/resolve-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
@@ -176,6 +177,7 @@ export function createDestinationContextOn(
     overflowMetrics: queueOverflowMetrics(metrics),
     streams,
     getSubscriptions: new GetSubscriptions(),
+    profileSubscriptions: new ProfileSubscriptions(),
     logger: logger.child({ component: "grpc" }),
   };
 

@@ -9,6 +9,7 @@ import type {
   TranslationCounter,
 } from "@destination/translators";
 import type { GetSubscriptions } from "../audit/get-subscriptions.js";
+import type { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
@@ -42,6 +43,8 @@ export interface DestinationContext {
   readonly streams: OpenStreams;
   /** The local Get subscriptions open now, for the self-audit. */
   readonly getSubscriptions: GetSubscriptions;
+  /** The GetProfile subscriptions open now, for the self-audit. */
+  readonly profileSubscriptions: ProfileSubscriptions;
   readonly logger: ServerLogger;
 }
 

@@ -80,7 +80,7 @@ export function handleGetProfile(
       route.kind === "ip"
         ? { ip: route.ip, port: route.port }
         : { ip: "", port: route.port, hostname: route.hostname, service: route.service };
-    endpointProfile(ctx, session, target, logger).catch(fail);
+    endpointProfile(ctx, session, target, logger, path).catch(fail);
   } catch (err) {
     fail(err);
   }
@@ -129,6 +129,17 @@ function serviceProfile(
     ctx.profiles.subscribe(id, listener);
     session.onEnd(() => ctx.profiles.unsubscribe(id, listener));
   }
+  // What the self-audit checks (README "Self-audit").
+  session.onEnd(
+    ctx.profileSubscriptions.add({
+      flow: "service",
+      service,
+      fqn,
+      port,
+      tokenNamespace: token.ns,
+      authority: path,
+    }),
+  );
 }
 
 /**
@@ -140,6 +151,7 @@ async function endpointProfile(
   session: StreamSession<DestinationProfile>,
   target: WorkloadTarget,
   logger: ServerLogger,
+  path: string,
 ): Promise<void> {
   const translator = new EndpointProfileTranslator(
     ctx.translatorConfig,
@@ -150,4 +162,6 @@ async function endpointProfile(
   const ip = await ctx.workloads.subscribe(target, translator);
   // The client may have left while the owner lookup was under way: onEnd then runs at once.
   session.onEnd(() => ctx.workloads.unsubscribe(ip, target.port, translator));
+  // What the self-audit checks (README "Self-audit").
+  session.onEnd(ctx.profileSubscriptions.add({ flow: "endpoint", target, authority: path }));
 }

@@ -6,13 +6,16 @@ import {
   RESOURCE_KINDS,
   type ResourceKind,
 } from "@destination/k8s-discovery";
+import { WorkloadWatcher } from "@destination/pod-watcher";
+import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { clusterBasics, pod, server, service, slice } from "../testing/objects.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
-import { GetAudit } from "./get-audit.js";
 import { GetSubscriptions } from "./get-subscriptions.js";
 import { cacheOf } from "./object-differences.js";
+import { ProfileSubscriptions } from "./profile-subscriptions.js";
+import { StreamAudit } from "./stream-audit.js";
 
 const WEB = { app: "web" };
 const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
@@ -25,7 +28,15 @@ const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
 function setup(relistHeals = true, listsFail = false) {
   const truth = new MemoryCluster();
   const live = new MemoryCluster({ keepVersions: true });
-  const endpoints = new EndpointsWatcher(live, { enableEndpointSlices: true, enableIPv6: true });
+  const watchers = {
+    endpoints: new EndpointsWatcher(live, { enableEndpointSlices: true, enableIPv6: true }),
+    profiles: new ProfileWatcher(live),
+    opaquePorts: new OpaquePortsWatcher(live, { defaultOpaquePorts: new Set() }),
+    workloads: new WorkloadWatcher(live, {
+      defaultOpaquePorts: new Set(),
+      enableEndpointSlices: true,
+    }),
+  };
   const sync = (kinds: Iterable<ResourceKind> = KINDS) => {
     for (const kind of kinds) live.replace(kind, cacheOf(truth, kind).list());
   };
@@ -41,13 +52,16 @@ function setup(relistHeals = true, listsFail = false) {
     },
   };
   const subscriptions = new GetSubscriptions();
+  const profileSubscriptions = new ProfileSubscriptions();
   const metrics = new InMemoryMetrics();
   const logs: Record<string, unknown>[] = [];
-  const audit = new GetAudit({
+  const audit = new StreamAudit({
     cluster: live,
     source,
-    endpoints,
-    subscriptions,
+    live: watchers,
+    getSubscriptions: subscriptions,
+    profileSubscriptions,
+    defaultOpaquePorts: new Set(),
     translatorConfig: {
       controllerNamespace: "linkerd",
       identityTrustDomain: "cluster.local",
@@ -90,7 +104,7 @@ function setup(relistHeals = true, listsFail = false) {
     });
   const metric = (name: string, labels: Record<string, string> = {}) => metrics.value(name, labels);
   const at = (level: string) => logs.filter((l) => l.level === level);
-  return { truth, live, audit, relisted, subscribe, metric, at };
+  return { truth, live, audit, relisted, subscribe, profileSubscriptions, metric, at };
 }
 
 const twoEndpoints = () =>
@@ -105,7 +119,7 @@ const twoEndpoints = () =>
     ],
   );
 
-describe("GetAudit", () => {
+describe("StreamAudit", () => {
   it("lists nothing when no stream is open", async () => {
     const { audit, relisted } = setup();
     expect((await audit.run()).result).toBe("clean");
@@ -202,5 +216,48 @@ describe("GetAudit", () => {
     expect(at("warn").map((l) => l.msg)).toEqual([
       "self-audit run failed; the next one runs as scheduled",
     ]);
+  });
+  it("finds a service profile whose opaque ports went stale, and heals it", async () => {
+    const { truth, audit, relisted, profileSubscriptions, metric, at } = setup();
+    profileSubscriptions.add({
+      flow: "service",
+      service: { namespace: "shop", name: "web" },
+      fqn: "web.shop.svc.cluster.local",
+      port: 8080,
+      tokenNamespace: "",
+      authority: "web.shop.svc.cluster.local:8080",
+    });
+    expect((await audit.run()).result).toBe("clean");
+    truth.apply(
+      service("shop", "web", [{ port: 8080 }], {
+        annotations: { "config.linkerd.io/opaque-ports": "8080" },
+      }),
+    );
+    const report = await audit.run();
+    expect(report.result).toBe("healed");
+    expect(report.divergentProfiles.map((d) => d.fields)).toEqual([["opaqueProtocol"]]);
+    expect(report.divergentProfiles[0]?.expected?.opaqueProtocol).toBe(true);
+    expect(relisted).toEqual([["Service"]]);
+    expect(metric(AUDIT_METRIC_NAMES.divergentProfiles, { flow: "service" })).toBe(1);
+    expect(at("warn").map((l) => l.flow)).toEqual(["service"]);
+  });
+
+  it("finds an endpoint profile still opaque after its Server went, and heals it", async () => {
+    const { truth, audit, relisted, profileSubscriptions, metric } = setup();
+    profileSubscriptions.add({
+      flow: "endpoint",
+      target: { ip: "10.0.0.1", port: 8080 },
+      authority: "10.0.0.1:8080",
+    });
+    expect((await audit.run()).result).toBe("clean");
+    truth.delete("Server", "shop", "web-opaque");
+    const report = await audit.run();
+    expect(report.result).toBe("healed");
+    const [d] = report.divergentProfiles;
+    expect(d?.held?.opaqueProtocol).toBe(true);
+    expect(d?.expected?.opaqueProtocol).toBe(false);
+    expect(d?.fields).toContain("opaqueProtocol");
+    expect(relisted).toEqual([["Server"]]);
+    expect(metric(AUDIT_METRIC_NAMES.divergentProfiles, { flow: "endpoint" })).toBe(1);
   });
 });

@@ -1,0 +1,79 @@
+import type { WorkloadTarget } from "@destination/pod-watcher";
+import type { ServiceRef } from "../request/request-routes.js";
+
+/** A service-profile stream: a Service port, named by an FQN, seen from a token namespace. */
+export interface ServiceProfileTarget {
+  readonly flow: "service";
+  readonly service: ServiceRef;
+  readonly fqn: string;
+  readonly port: number;
+  readonly tokenNamespace: string;
+}
+
+/** An endpoint-profile stream: what the workload watcher follows for it. */
+export interface EndpointProfileTarget {
+  readonly flow: "endpoint";
+  readonly target: WorkloadTarget;
+}
+
+/** One distinct thing `GetProfile` streams hold, and how many streams hold it. */
+export type ProfileSubscription = (ServiceProfileTarget | EndpointProfileTarget) & {
+  /** The path as the first stream asked for it, for logs. */
+  readonly authority: string;
+  readonly streams: number;
+};
+
+/**
+ * The `GetProfile` subscriptions open now, counted by stream; the handler adds and removes, the
+ * self-audit reads. A port the Service does not define is not here: its stream holds one empty
+ * profile for good, whatever the cluster says (README "Service-profile flow").
+ */
+export class ProfileSubscriptions {
+  readonly #held = new Map<string, { subscription: ProfileSubscription; streams: number }>();
+
+  /** A stream starts holding `target`; returns what stops it holding it (call once). */
+  add(target: (ServiceProfileTarget | EndpointProfileTarget) & { authority: string }): () => void {
+    const id = profileSubscriptionId(target);
+    const entry = this.#held.get(id);
+    if (entry === undefined) {
+      this.#held.set(id, { subscription: { ...target, streams: 1 }, streams: 1 });
+    } else entry.streams += 1;
+    let removed = false;
+    return () => {
+      if (removed) return;
+      removed = true;
+      const held = this.#held.get(id);
+      if (held === undefined) return;
+      held.streams -= 1;
+      if (held.streams === 0) this.#held.delete(id);
+    };
+  }
+
+  list(): ProfileSubscription[] {
+    return [...this.#held.values()].map(({ subscription, streams }) => ({
+      ...subscription,
+      streams,
+    }));
+  }
+
+  has(subscription: ProfileSubscription): boolean {
+    return this.#held.has(profileSubscriptionId(subscription));
+  }
+}
+
+function profileSubscriptionId(s: ServiceProfileTarget | EndpointProfileTarget): string {
+  if (s.flow === "service") {
+    return ["service", s.service.namespace, s.service.name, s.fqn, s.port, s.tokenNamespace].join(
+      "\u0000",
+    );
+  }
+  const t = s.target;
+  return [
+    "endpoint",
+    t.ip,
+    t.port,
+    t.hostname ?? "",
+    t.service?.namespace ?? "",
+    t.service?.name ?? "",
+  ].join("\u0000");
+}
