@@ -25,7 +25,7 @@ const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
  * `sync` or a healing relist copies them over. `relistHeals: false` is a relist that changes
  * nothing: a divergence that survives it is a bug.
  */
-function setup(relistHeals = true, listsFail = false) {
+function setup(relistHeals = true, listsFail = false, settleMs = 0) {
   const truth = new MemoryCluster();
   const live = new MemoryCluster({ keepVersions: true });
   const watchers = {
@@ -79,7 +79,7 @@ function setup(relistHeals = true, listsFail = false) {
       sink: { write: (line) => void logs.push(JSON.parse(line)) },
     }),
     clock: systemClock,
-    settleMs: 0,
+    settleMs,
   });
   for (const obj of [
     ...clusterBasics(),
@@ -104,7 +104,7 @@ function setup(relistHeals = true, listsFail = false) {
     });
   const metric = (name: string, labels: Record<string, string> = {}) => metrics.value(name, labels);
   const at = (level: string) => logs.filter((l) => l.level === level);
-  return { truth, live, audit, relisted, subscribe, profileSubscriptions, metric, at };
+  return { truth, live, audit, relisted, subscribe, profileSubscriptions, metric, at, sync };
 }
 
 const twoEndpoints = () =>
@@ -259,5 +259,27 @@ describe("StreamAudit", () => {
     expect(d?.fields).toContain("opaqueProtocol");
     expect(relisted).toEqual([["Server"]]);
     expect(metric(AUDIT_METRIC_NAMES.divergentProfiles, { flow: "endpoint" })).toBe(1);
+  });
+  it("does not count a divergence the caches catch up with while it settles", async () => {
+    const { truth, audit, relisted, subscribe, metric, at, sync } = setup(true, false, 200);
+    subscribe();
+    truth.apply(twoEndpoints());
+    const running = audit.run();
+    // The withheld event arrives during the settle time, before the lists are read again.
+    setTimeout(() => sync(["EndpointSlice"]), 50);
+    const report = await running;
+    expect(report.result).toBe("clean");
+    expect(relisted).toEqual([]);
+    expect(metric(AUDIT_METRIC_NAMES.divergentEndpoints, { kind: "missing" })).toBe(0);
+    expect(at("warn")).toEqual([]);
+  });
+
+  it("counts a divergence that outlasts the settle time, against new lists", async () => {
+    const { truth, audit, relisted, subscribe } = setup(true, false, 50);
+    subscribe();
+    truth.apply(twoEndpoints());
+    const report = await audit.run();
+    expect(report.result).toBe("healed");
+    expect(relisted).toEqual([["EndpointSlice"]]);
   });
 });

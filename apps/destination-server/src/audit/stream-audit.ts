@@ -47,8 +47,9 @@ export interface StreamAuditOptions {
   readonly logger: ServerLogger;
   readonly clock: Clock;
   /**
-   * How long a divergence is given to go away on its own before it counts: a fresh list can be
-   * a few events ahead of the caches on a busy cluster, and those events are on their way.
+   * How long a divergence is given to go away on its own before it counts (it is then compared
+   * against new lists): a fresh list can be a few events ahead of the caches on a busy cluster,
+   * and those events are on their way. 0: counted at once.
    */
   readonly settleMs: number;
 }
@@ -139,13 +140,17 @@ export class StreamAudit {
         ...GET_KINDS,
         ...(profiles.length > 0 ? ["ServiceProfile" as const] : []),
       ].filter((k) => this.#options.cluster.servedKinds.has(k));
-      const fresh = await this.#fresh(kinds);
+      let fresh = await this.#fresh(kinds);
       let found: Found;
       let differences: ObjectDifference[];
       try {
         found = await this.#compare(gets, profiles, fresh);
         if (!nothing(found) && this.#options.settleMs > 0) {
+          // Settle, then compare against new lists: a divergence made of events in flight is
+          // gone, and one that a busy Service keeps showing for other reasons must show twice.
           await this.#sleep(this.#options.settleMs);
+          fresh.stop();
+          fresh = await this.#fresh(kinds);
           found = await this.#recheck(found, fresh);
         }
         differences = objectDifferences(this.#options.cluster, fresh.state.objects);
@@ -301,6 +306,7 @@ export class StreamAudit {
       return node === undefined ? "" : nodeZoneOf(node);
     };
     const w = state.prepared;
+    let stopped = false;
     return {
       state,
       get: {
@@ -309,6 +315,8 @@ export class StreamAudit {
       },
       profile: { ...w, translatorConfig: this.#options.translatorConfig },
       stop: () => {
+        if (stopped) return;
+        stopped = true;
         w.endpoints.stop();
         w.profiles.stop();
         w.opaquePorts.stop();
