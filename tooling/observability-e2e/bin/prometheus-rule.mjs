@@ -29,7 +29,9 @@ if (process.argv.includes("--check")) {
     current = readFileSync(target, "utf8");
   } catch {}
   if (current !== text) {
-    console.error(`${target} is not generated from alerts.yaml: run node ${fileURLToPath(import.meta.url)}`);
+    console.error(
+      `${target} is not generated from alerts.yaml: run node ${fileURLToPath(import.meta.url)}`,
+    );
     process.exit(1);
   }
 } else {

@@ -25,9 +25,29 @@ export function expandDashboardVariables(
 }
 
 const FUNCTIONS_AND_KEYWORDS = new Set([
-  "sum", "max", "min", "avg", "count", "topk", "bottomk", "rate", "increase", "irate",
-  "histogram_quantile", "absent", "by", "without", "on", "ignoring", "group_left",
-  "group_right", "or", "and", "unless", "vector", "label_replace",
+  "sum",
+  "max",
+  "min",
+  "avg",
+  "count",
+  "topk",
+  "bottomk",
+  "rate",
+  "increase",
+  "irate",
+  "histogram_quantile",
+  "absent",
+  "by",
+  "without",
+  "on",
+  "ignoring",
+  "group_left",
+  "group_right",
+  "or",
+  "and",
+  "unless",
+  "vector",
+  "label_replace",
 ]);
 
 /**

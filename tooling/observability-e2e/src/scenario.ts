@@ -45,7 +45,12 @@ const webEndpoints = (n: number): SliceEndpoint[] =>
   Array.from({ length: n }, (_, i) => ({ ip: `10.1.0.${i + 1}`, pod: `web-${i}` }));
 
 // busy starts with one pod: a Get on a Service without endpoints sends nothing to wait for.
-const BUSY_SEED = pod({ namespace: NS, name: "busy-seed", ip: "10.2.255.1", ports: [["http", 8080]] });
+const BUSY_SEED = pod({
+  namespace: NS,
+  name: "busy-seed",
+  ip: "10.2.255.1",
+  ports: [["http", 8080]],
+});
 
 /** The initial cluster: web (2 pods, a profile) and busy (no endpoints yet, a profile). */
 export async function writeInitialCluster(folder: ManifestFolder): Promise<void> {
@@ -124,7 +129,11 @@ export async function overflowGet(folder: ManifestFolder, grpcPort: number, admi
 }
 
 /** Rewrites busy's profile with many routes while a GetProfile stream on it is stalled. */
-export async function overflowGetProfile(folder: ManifestFolder, grpcPort: number, adminPort: number) {
+export async function overflowGetProfile(
+  folder: ManifestFolder,
+  grpcPort: number,
+  adminPort: number,
+) {
   const fastClient = connect(grpcPort);
   const slowClient = connect(grpcPort);
   const fast = getProfile(fastClient, `${BUSY}:8080`);
@@ -143,7 +152,9 @@ export async function overflowGetProfile(folder: ManifestFolder, grpcPort: numbe
       if (version > 100) throw new Error("the stalled GetProfile stream never overflowed");
       await folder.write(
         "busy-profile.yaml",
-        serviceProfile(NS, BUSY, { routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })) }),
+        serviceProfile(NS, BUSY, {
+          routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })),
+        }),
       );
       await fast.next();
     }

@@ -7,7 +7,19 @@ import type { RelabelConfig } from "./relabel.js";
 export const VIZ_CONTROLLER_JOB = "linkerd-controller";
 
 export const VIZ_CONTROLLER_RELABEL: readonly RelabelConfig[] = [
-  { source_labels: ["__meta_kubernetes_pod_container_port_name"], action: "keep", regex: ".*admin$" },
-  { source_labels: ["__meta_kubernetes_pod_container_port_name"], action: "drop", regex: "linkerd-admin" },
-  { source_labels: ["__meta_kubernetes_pod_container_name"], action: "replace", target_label: "component" },
+  {
+    source_labels: ["__meta_kubernetes_pod_container_port_name"],
+    action: "keep",
+    regex: ".*admin$",
+  },
+  {
+    source_labels: ["__meta_kubernetes_pod_container_port_name"],
+    action: "drop",
+    regex: "linkerd-admin",
+  },
+  {
+    source_labels: ["__meta_kubernetes_pod_container_name"],
+    action: "replace",
+    target_label: "component",
+  },
 ];

@@ -12,7 +12,12 @@ const dashboard = JSON.parse(readFileSync(KIT_FILES.dashboard, "utf8")) as {
   uid: string;
   title: string;
   templating: { list: Variable[] };
-  panels: { id: number; type: string; datasource?: { uid: string }; targets?: { datasource: { uid: string } }[] }[];
+  panels: {
+    id: number;
+    type: string;
+    datasource?: { uid: string };
+    targets?: { datasource: { uid: string } }[];
+  }[];
 };
 
 describe("dashboard.json", () => {
@@ -33,7 +38,8 @@ describe("dashboard.json", () => {
     for (const q of queries) {
       const selectors = q.expr.match(/\{[^}]*\}/g) ?? [];
       expect(selectors.length, `${q.panel} ${q.refId}`).toBeGreaterThan(0);
-      for (const s of selectors) expect(s, `${q.panel} ${q.refId}`).toContain('job=~"$job",pod=~"$pod"');
+      for (const s of selectors)
+        expect(s, `${q.panel} ${q.refId}`).toContain('job=~"$job",pod=~"$pod"');
     }
   });
 

@@ -23,7 +23,11 @@ import {
 import { serverMetricFamilies } from "../src/server-metrics.js";
 
 /** The labels a PodMonitor scrape gives the server's series (job and component: ours). */
-const TARGET_LABELS = { component: "destination", namespace: "linkerd", pod: "linkerd-destination-e2e" };
+const TARGET_LABELS = {
+  component: "destination",
+  namespace: "linkerd",
+  pod: "linkerd-destination-e2e",
+};
 const JOB = "linkerd-destination";
 
 /**
@@ -97,7 +101,9 @@ beforeAll(async () => {
   await churnWeb(folder, endpoints);
   const rounds = await overflowGet(folder, server.grpcPort, server.adminPort);
   const versions = await overflowGetProfile(folder, server.grpcPort, server.adminPort);
-  console.log(`[observability] Get overflowed after ${rounds} rounds, GetProfile after ${versions} versions`);
+  console.log(
+    `[observability] Get overflowed after ${rounds} rounds, GetProfile after ${versions} versions`,
+  );
   families = await serverMetricFamilies(server.adminPort);
 }, 300_000);
 
@@ -117,10 +123,14 @@ async function check(probe: Probe, what: string): Promise<void> {
       expect(answer.status, `${what}: ${answer.error}`).toBe("success");
       const result = answer.data?.result ?? [];
       const values = result.map((r) => Number(r.value[1]));
-      if (probe.expect === "series") expect(result.length, `${what}: ${probe.query}`).toBeGreaterThan(0);
+      if (probe.expect === "series")
+        expect(result.length, `${what}: ${probe.query}`).toBeGreaterThan(0);
       if (probe.expect === "positive") {
         expect(result.length, `${what}: ${probe.query}`).toBeGreaterThan(0);
-        expect(values.every((v) => v > 0), `${what}: ${JSON.stringify(result)}`).toBe(true);
+        expect(
+          values.every((v) => v > 0),
+          `${what}: ${JSON.stringify(result)}`,
+        ).toBe(true);
       }
       if (probe.expect === "empty") expect(result, `${what}: ${probe.query}`).toEqual([]);
     },
@@ -132,12 +142,21 @@ describe("a real Prometheus scraping the server", () => {
   it("scrapes it and loads every alert rule without an error", async () => {
     await check({ query: `up{job="${JOB}"} == 1`, expect: "positive" }, "up");
     const rules = await prometheus?.rules();
-    expect(rules?.map((r) => r.name).sort()).toEqual(alertRules().map((r) => r.alert).sort());
-    for (const rule of rules ?? []) expect(rule.health, `${rule.name}: ${rule.lastError}`).not.toBe("err");
+    expect(rules?.map((r) => r.name).sort()).toEqual(
+      alertRules()
+        .map((r) => r.alert)
+        .sort(),
+    );
+    for (const rule of rules ?? [])
+      expect(rule.health, `${rule.name}: ${rule.lastError}`).not.toBe("err");
   });
 
   it("has a probe for every alert", () => {
-    expect(Object.keys(ALERT_PROBES).sort()).toEqual(alertRules().map((r) => r.alert).sort());
+    expect(Object.keys(ALERT_PROBES).sort()).toEqual(
+      alertRules()
+        .map((r) => r.alert)
+        .sort(),
+    );
   });
 
   for (const rule of alertRules()) {
@@ -146,7 +165,10 @@ describe("a real Prometheus scraping the server", () => {
       expect(probes.length).toBeGreaterThan(0);
       for (const probe of probes) {
         if (probe.expect === "accepted") {
-          expect(metricNames(probe.query).every((n) => API_SERVER_ONLY.has(n)), probe.query).toBe(true);
+          expect(
+            metricNames(probe.query).every((n) => API_SERVER_ONLY.has(n)),
+            probe.query,
+          ).toBe(true);
         }
         await check(probe, rule.alert);
       }
@@ -163,7 +185,10 @@ describe("a real Prometheus scraping the server", () => {
         const family = name.replace(/_(bucket|sum|count)$/, "");
         expect(families.has(family) || API_SERVER_ONLY.has(name), `${q.panel}: ${name}`).toBe(true);
       }
-      await check({ query, expect: apiServerOnly ? "accepted" : "series" }, `${q.panel} ${q.refId}`);
+      await check(
+        { query, expect: apiServerOnly ? "accepted" : "series" },
+        `${q.panel} ${q.refId}`,
+      );
     });
   }
 
@@ -173,7 +198,10 @@ describe("a real Prometheus scraping the server", () => {
       "Get overflow",
     );
     await check(
-      { query: `profile_updates_queue_overflow{fqn="${BUSY}",port="8080"} > 0`, expect: "positive" },
+      {
+        query: `profile_updates_queue_overflow{fqn="${BUSY}",port="8080"} > 0`,
+        expect: "positive",
+      },
       "GetProfile overflow",
     );
   });

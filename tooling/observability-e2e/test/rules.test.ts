@@ -32,8 +32,14 @@ describe("alerts.yaml", () => {
     }>(KIT_FILES.alertTests).tests.flatMap((t) => t.alert_rule_test ?? []);
     for (const { alert } of alertRules()) {
       const cases = tests.filter((t) => t.alertname === alert);
-      expect(cases.some((c) => (c.exp_alerts ?? []).length > 0), `${alert} fires`).toBe(true);
-      expect(cases.some((c) => (c.exp_alerts ?? []).length === 0), `${alert} silent`).toBe(true);
+      expect(
+        cases.some((c) => (c.exp_alerts ?? []).length > 0),
+        `${alert} fires`,
+      ).toBe(true);
+      expect(
+        cases.some((c) => (c.exp_alerts ?? []).length === 0),
+        `${alert} silent`,
+      ).toBe(true);
     }
   });
 
@@ -41,7 +47,10 @@ describe("alerts.yaml", () => {
   // with one alert's expression scaled down fail.
   it("fails its unit tests when a threshold moves", () => {
     const rules = readFileSync(KIT_FILES.alerts, "utf8");
-    const raised = rules.replace("nodejs_eventloop_lag_p99_seconds", "nodejs_eventloop_lag_p99_seconds * 0.1");
+    const raised = rules.replace(
+      "nodejs_eventloop_lag_p99_seconds",
+      "nodejs_eventloop_lag_p99_seconds * 0.1",
+    );
     expect(raised).not.toBe(rules);
     writeFileSync(join(scratch, "alerts.yaml"), raised);
     copyFileSync(KIT_FILES.alertTests, join(scratch, "alerts.test.yaml"));
