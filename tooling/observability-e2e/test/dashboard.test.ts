@@ -20,6 +20,9 @@ const dashboard = JSON.parse(readFileSync(KIT_FILES.dashboard, "utf8")) as {
   }[];
 };
 
+/** Grafana's reference to the datasource variable, as a panel's datasource uid. */
+const DATASOURCE_VARIABLE = ["$", "{datasource}"].join("");
+
 describe("dashboard.json", () => {
   it("takes its data source, job and pod as variables", () => {
     const byName = new Map(dashboard.templating.list.map((v) => [v.name, v]));
@@ -27,8 +30,9 @@ describe("dashboard.json", () => {
     expect(byName.get("job")).toMatchObject({ type: "query" });
     expect(byName.get("pod")).toMatchObject({ type: "query", includeAll: true, allValue: ".*" });
     for (const panel of dashboard.panels.filter((p) => p.type !== "row")) {
-      expect(panel.datasource?.uid).toBe("${datasource}");
-      for (const target of panel.targets ?? []) expect(target.datasource.uid).toBe("${datasource}");
+      expect(panel.datasource?.uid).toBe(DATASOURCE_VARIABLE);
+      for (const target of panel.targets ?? [])
+        expect(target.datasource.uid).toBe(DATASOURCE_VARIABLE);
     }
   });
 

@@ -9,8 +9,8 @@ import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertRules, dashboardQueries, KIT_FILES } from "../src/kit.js";
 import { type PrometheusServer, startPrometheus } from "../src/prometheus-server.js";
-import { prometheusVersion } from "../src/promtool.js";
 import { expandDashboardVariables, metricNames, withoutThreshold } from "../src/promql.js";
+import { prometheusVersion } from "../src/promtool.js";
 import {
   BUSY,
   churnWeb,
