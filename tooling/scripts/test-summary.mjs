@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Sums every package's vitest JSON reports (unit, e2e, integration, deploy, registry, hostile,
-// proxy, mesh) into
+// Sums every package's vitest JSON reports (unit, e2e, integration, deploy, observability, registry,
+// hostile, proxy, mesh) into
 // one closing line, so a run of the whole workspace ends with the count of tests that ran, per
 // package and in total.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -20,6 +20,7 @@ for (const group of ["packages", "apps", "tooling"]) {
       [".vitest-hostile-report.json", " (hostile)"],
       [".vitest-registry-report.json", " (registry)"],
       [".vitest-deploy-report.json", " (deploy)"],
+      [".vitest-observability-report.json", " (observability)"],
     ]) {
       const report = join(dir, name, file);
       if (!existsSync(report)) continue;

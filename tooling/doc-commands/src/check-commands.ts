@@ -38,6 +38,8 @@ const EXTERNAL_PROGRAMS: Readonly<Record<string, string>> = {
   go: "go is not run",
   npm: "npm is not run: it changes the global install",
   "apt-get": "apt-get is not run: it needs root and the network",
+  promtool: "promtool is not run: it needs Debian's prometheus package",
+  prometheus: "prometheus is not run: it needs Debian's prometheus package",
 };
 
 /** Shell builtins and plain utilities: nothing to check beyond their file arguments. */

@@ -1,0 +1,104 @@
+// The watch counters exist only against a Kubernetes API server, so the manifests-folder scenario
+// cannot show them. Here the built server watches a real kube-apiserver (tooling/k8s-env, the
+// integration suite's) that is restarted after etcd was compacted: watches end and resume
+// (restarts), fail while it is down (errors), and the kinds whose resourceVersion was compacted
+// away are listed again (relists). Then a real Prometheus must answer every dashboard query and
+// alert expression that reads those counters with series.
+import { type SpawnedServer, spawnServer } from "@destination/integration/binary";
+import { CLUSTER_METRIC_NAMES } from "@destination/k8s-discovery";
+import { type KubeEnv, startKubeEnv } from "@destination/k8s-env";
+import { namespace, service } from "@destination/server/testing";
+import { eventually } from "@destination/vitest-config/eventually";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alertRules, dashboardQueries, KIT_FILES } from "../src/kit.js";
+import { type PrometheusServer, startPrometheus } from "../src/prometheus-server.js";
+import { expandDashboardVariables, metricNames, withoutThreshold } from "../src/promql.js";
+import { serverMetric } from "../src/server-metrics.js";
+
+const JOB = "linkerd-destination";
+const TARGET_LABELS = {
+  component: "destination",
+  namespace: "linkerd",
+  pod: "linkerd-destination-api",
+};
+const WATCH_COUNTERS = new Set<string>(Object.values(CLUSTER_METRIC_NAMES));
+const readsWatchCounters = (expr: string) => metricNames(expr).some((n) => WATCH_COUNTERS.has(n));
+
+let env: KubeEnv | undefined;
+let server: SpawnedServer | undefined;
+let prometheus: PrometheusServer | undefined;
+
+beforeAll(async () => {
+  env = await startKubeEnv();
+  await env.apply([namespace("demo"), service("demo", "web", [{ port: 80, targetPort: 8080 }])]);
+  server = await spawnServer(["-kubeconfig", env.kubeconfigPath]);
+  prometheus = await startPrometheus({
+    targets: [{ job: JOB, address: `127.0.0.1:${server.adminPort}`, labels: TARGET_LABELS }],
+    ruleFiles: [KIT_FILES.alerts],
+  });
+  const s = server;
+  // A change after the initial list: a watch event.
+  await env.apply([service("demo", "api", [{ port: 8080 }])]);
+  await eventually(async () =>
+    expect(await serverMetric(s.adminPort, "k8s_watch_events_total")).toBeGreaterThan(0),
+  );
+  // Compacted to the current revision, then restarted: the watches resume from older versions.
+  await env.compactEtcd();
+  await env.restartApiServer();
+  for (const name of ["k8s_watch_restarts_total", "k8s_relists_total", "k8s_watch_errors_total"]) {
+    await eventually(
+      async () => expect(await serverMetric(s.adminPort, name), name).toBeGreaterThan(0),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await prometheus?.stop();
+  await server?.stop();
+  await env?.stop();
+});
+
+async function expectSeries(query: string, what: string): Promise<void> {
+  const p = prometheus;
+  if (!p) throw new Error("no Prometheus");
+  await eventually(
+    async () => {
+      const answer = await p.query(query);
+      expect(answer.status, `${what}: ${answer.error}`).toBe("success");
+      expect(answer.data?.result.length ?? 0, `${what}: ${query}`).toBeGreaterThan(0);
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  );
+}
+
+describe("a real Prometheus scraping the server on a real API server", () => {
+  const alerts = alertRules().filter((r) => readsWatchCounters(r.expr));
+  const queries = dashboardQueries().filter((q) => readsWatchCounters(q.expr));
+
+  it("covers the alerts and panels that read the watch counters", () => {
+    expect(alerts.map((a) => a.alert).sort()).toEqual([
+      "DestinationRelistStorm",
+      "DestinationWatchErrors",
+    ]);
+    expect(queries.length).toBe(4);
+  });
+
+  for (const rule of alerts) {
+    it(`answers alert ${rule.alert}'s expression without its threshold`, async () => {
+      const query = withoutThreshold(rule.expr);
+      if (query === undefined) throw new Error(`no threshold in ${rule.expr}`);
+      await expectSeries(query, rule.alert);
+    });
+  }
+
+  for (const q of queries) {
+    it(`answers panel "${q.panel}" query ${q.refId}`, async () => {
+      // A window long enough to hold samples from before and after the restart.
+      const query = expandDashboardVariables(q.expr, { job: JOB, pod: ".*", rateInterval: "5m" });
+      await expectSeries(query, `${q.panel} ${q.refId}`);
+    });
+  }
+});
