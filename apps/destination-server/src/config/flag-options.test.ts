@@ -52,6 +52,7 @@ describe("parseCommandLine", () => {
       requestMessageTimeoutMs: 10_000,
       cacheSyncTimeoutMs: 60_000,
       shutdownTimeoutMs: 10_000,
+      kubeApiSilenceTimeoutMs: 15_000,
     });
     // Empty trust and cluster domains fall back with a warning each.
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(2);
@@ -250,8 +251,10 @@ describe("parseCommandLine", () => {
       "--cache-sync-timeout=2m",
       "--shutdown-timeout=500ms",
       "--stream-queue-capacity=7",
+      "--kube-api-silence-timeout=4s",
     ]);
     expect(options).toMatchObject({
+      kubeApiSilenceTimeoutMs: 4000,
       manifests: "examples",
       minPingIntervalMs: 5000,
       cacheSyncTimeoutMs: 120_000,
@@ -261,6 +264,9 @@ describe("parseCommandLine", () => {
   });
 
   it("fails with one line on invalid values", async () => {
+    expect(failure(["--kube-api-silence-timeout=0s"])).toBe(
+      'invalid value "0s" for flag -kube-api-silence-timeout: must be positive',
+    );
     expect(failure(["--stream-queue-capacity=0"])).toBe(
       'invalid value "0" for flag -stream-queue-capacity: must be greater than 0',
     );

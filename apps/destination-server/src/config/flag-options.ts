@@ -115,6 +115,13 @@ export function parseCommandLine(
   const minPingIntervalMs = durationFlag(values, "grpc-min-ping-interval");
   const cacheSyncTimeoutMs = durationFlag(values, "cache-sync-timeout");
   const shutdownTimeoutMs = durationFlag(values, "shutdown-timeout");
+  const kubeApiSilenceTimeoutMs = durationFlag(values, "kube-api-silence-timeout");
+  if (kubeApiSilenceTimeoutMs <= 0) {
+    // Zero would mean no bound at all: a dead connection would go unnoticed for minutes.
+    throw new ConfigError(
+      `invalid value "${str("kube-api-silence-timeout")}" for flag -kube-api-silence-timeout: must be positive`,
+    );
+  }
 
   return {
     version: bool("version"),
@@ -168,6 +175,7 @@ export function parseCommandLine(
         requestMessageTimeoutMs,
         cacheSyncTimeoutMs,
         shutdownTimeoutMs,
+        kubeApiSilenceTimeoutMs,
         logger,
       };
     },
