@@ -149,7 +149,15 @@ export class KubeHttpClient {
       req.end(body);
     });
     const code = response.statusCode ?? 0;
-    if (code >= 200 && code < 300) return response;
+    if (code >= 200 && code < 300) {
+      // A socket that fails mid-body (TCP keepalive's ETIMEDOUT) only shows as "aborted" on
+      // the response; its own error is kept to say why.
+      const socket = response.socket;
+      const onError = (err: Error) => socketErrors.set(response, err);
+      socket.once("error", onError);
+      response.once("close", () => socket.off("error", onError));
+      return response;
+    }
     const answer = await readBody(response).catch(() => Buffer.alloc(0));
     let status: KubeStatus = {};
     if (isProtobuf(response.headers["content-type"])) status = parseProtobufStatus(answer);
@@ -163,6 +171,13 @@ export class KubeHttpClient {
     }
     throw new KubeApiError(code, status, request.path);
   }
+}
+
+const socketErrors = new WeakMap<IncomingMessage, Error>();
+
+/** What failed the connection of a response that was cut mid-body, when its socket said. */
+export function connectionErrorOf(response: IncomingMessage): Error | undefined {
+  return socketErrors.get(response);
 }
 
 function timeoutSignal(ms: number | undefined): AbortSignal | undefined {

@@ -14,7 +14,12 @@ import {
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
 import { forEachChunk } from "./body-chunks.js";
-import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
+import {
+  connectionErrorOf,
+  KubeApiError,
+  type KubeHttpClient,
+  type KubeRequest,
+} from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
@@ -373,6 +378,9 @@ export class Reflector<T extends KubeObject> {
           if (step === "expired" || step === "failed") return { outcome: step, healthy: healthy() };
         }
         return { outcome: "ended", healthy: healthy() };
+      } catch (err) {
+        const cause = connectionErrorOf(response);
+        throw cause === undefined ? err : new Error(`${describe(err)}: ${cause.message}`);
       } finally {
         response.destroy();
       }
