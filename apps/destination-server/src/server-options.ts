@@ -23,7 +23,7 @@ export interface DestinationServerOptions {
   readonly kubeContext?: string;
   /**
    * How long a connection to the API server may show no life (k8s-discovery README "Dead
-   * connections"); 15 s by default.
+   * connections"); 12 s by default.
    */
   readonly kubeApiSilenceTimeoutMs?: number;
   readonly controllerNamespace?: string;

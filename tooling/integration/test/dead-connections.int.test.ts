@@ -25,7 +25,7 @@ import { startServer } from "../src/server.js";
 const NS = "dead";
 const AUTHORITY = `web.${NS}.svc.cluster.local:8080`;
 // The server's default -kube-api-silence-timeout: a blackholed path fails its sockets within it.
-const DEFAULT_SILENCE_MS = 15_000;
+const DEFAULT_SILENCE_MS = 12_000;
 // Scheduling on a loaded two-core machine, the backoff's first step, the watch's resume.
 const MARGIN_MS = 10_000;
 

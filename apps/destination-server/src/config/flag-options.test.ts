@@ -52,7 +52,7 @@ describe("parseCommandLine", () => {
       requestMessageTimeoutMs: 10_000,
       cacheSyncTimeoutMs: 60_000,
       shutdownTimeoutMs: 10_000,
-      kubeApiSilenceTimeoutMs: 15_000,
+      kubeApiSilenceTimeoutMs: 12_000,
     });
     // Empty trust and cluster domains fall back with a warning each.
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(2);

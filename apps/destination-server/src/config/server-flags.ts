@@ -131,7 +131,7 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
   {
     name: "kube-api-silence-timeout",
     kind: "string",
-    default: "15s",
+    default: "12s",
     usage:
       "how long a connection to the Kubernetes API server may show no life before it is destroyed and the list or watch resumes (a watch gets 60s more, for the bookmarks of a quiet watch; TCP keepalive finds a dead path within max(this, 11s))",
   },

@@ -153,6 +153,25 @@ describe("the API server silence bound", () => {
     expect(warnings.join("\n")).toContain("the list body paused for 0.3 s");
   });
 
+  it("waits for a list's headers past the bound, as a big list is encoded whole first", async () => {
+    const { port } = await scriptedServer((_n, req, res) => {
+      if (req.url?.includes("watch=true")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write("");
+        return;
+      }
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ metadata: { resourceVersion: "5" }, items: [profile("a", "5")] }));
+      }, 3 * SILENCE_MS);
+    });
+    const { store, lists } = recordingStore();
+    const { reflector: r, warnings } = reflector(port, store);
+    r.start();
+    await eventually(() => expect(lists).toHaveLength(1));
+    expect(warnings).toEqual([]);
+  });
+
   it("destroys a watch that shows no life within its bound and resumes it from its resourceVersion", async () => {
     const clock = new ManualClock();
     const { port, requests } = await scriptedServer((n, req, res) => {

@@ -7,13 +7,17 @@ import type { Clock } from "@destination/core";
  * - TCP keepalive on every socket, idle `keepAliveIdleMs(silence)`: the kernel then probes every
  *   second and gives up after ten unanswered probes (libuv's fixed interval and count), so a
  *   path that died without a reset fails its socket within `max(silence, 11 s)`.
- * - Every request must get its response headers within `silence`.
+ * - Every request must get its response headers within `silence` (a list: within its deadline,
+ *   as the API server encodes a list whole before its first byte).
  * - A list body may not pause for longer than `silence`.
+ *
+ * 12 s by default: keepalive then idles 2 s, and a dead path is found within about the 9-11 s
+ * that node's agent defaults (1 s idle) gave by accident, now on purpose.
  * - A watch must show an event, a bookmark or a byte within `watchSilenceMs(silence)`: the API
  *   server sends a bookmark about once a minute on a quiet watch, so the watch gets that much
  *   longer.
  */
-export const DEFAULT_API_SILENCE_TIMEOUT_MS = 15_000;
+export const DEFAULT_API_SILENCE_TIMEOUT_MS = 12_000;
 
 /** libuv probes a kept-alive socket every second and drops it after ten unanswered probes. */
 const KEEPALIVE_PROBING_MS = 10_000;

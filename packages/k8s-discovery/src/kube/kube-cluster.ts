@@ -45,7 +45,7 @@ export interface KubeClusterOptions extends KubeConfigSource {
   /**
    * How long a connection to the API server may show no life (README "Dead connections"):
    * response headers and list bytes within it, TCP keepalive failing a dead path within it
-   * (11 s at least), a watch's event, bookmark or byte within it plus 60 s. 15 s by default.
+   * (11 s at least), a watch's event, bookmark or byte within it plus 60 s. 12 s by default.
    */
   readonly apiSilenceTimeoutMs?: number;
   /**

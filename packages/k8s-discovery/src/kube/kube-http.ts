@@ -20,6 +20,8 @@ export interface KubeRequest {
   readonly signal?: AbortSignal;
   /** Abort when the whole exchange takes longer; requests other than watches get a default. */
   readonly timeoutMs?: number;
+  /** Response headers must arrive within this; the client's silence bound by default. */
+  readonly headersTimeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -31,7 +33,7 @@ export interface KubeHttpOptions {
   readonly idleSocketTimeoutMs?: number;
   /**
    * The liveness bound (`api-liveness.ts`): response headers must arrive within it, and every
-   * socket gets TCP keepalive so that a dead path fails within it. 15 s by default.
+   * socket gets TCP keepalive so that a dead path fails within it. 12 s by default.
    */
   readonly silenceTimeoutMs?: number;
 }
@@ -124,7 +126,7 @@ export class KubeHttpClient {
     );
     if (signals.length > 0) options.signal = AbortSignal.any(signals);
     const transport = url.protocol === "http:" ? http : https;
-    const silenceMs = this.#silenceMs;
+    const silenceMs = request.headersTimeoutMs ?? this.#silenceMs;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
       // A server (or a proxy) that accepts and never answers, or a dead kept-alive socket that
       // our request went into: TCP keepalive does not probe while our bytes are unacknowledged.

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { type Clock, type KubeObject, type Logger, systemClock } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
 import { toObjectMetadata } from "../object-metadata.js";
@@ -73,7 +74,7 @@ export interface ReflectorOptions<T extends KubeObject> {
   readonly random?: () => number;
   /**
    * The liveness bound (`api-liveness.ts`): a list body may not pause longer, and a watch must
-   * show life within `watchSilenceMs` of it. 15 s by default.
+   * show life within `watchSilenceMs` of it. 12 s by default.
    */
   readonly silenceTimeoutMs?: number;
   /**
@@ -240,6 +241,9 @@ export class Reflector<T extends KubeObject> {
             },
             accept: this.#listAccept(),
             timeoutMs: LIST_TIMEOUT_MS,
+            // The API server encodes a list whole before its first byte: a big one may take
+            // longer than the silence bound to start, never longer than its deadline.
+            headersTimeoutMs: LIST_TIMEOUT_MS,
           },
           items,
         );
@@ -271,31 +275,32 @@ export class Reflector<T extends KubeObject> {
     const controller = new AbortController();
     const stop = () => controller.abort();
     this.#stop.signal.addEventListener("abort", stop);
-    // A list body that pauses past the bound is given up: the connection is destroyed and the
-    // list is tried again after the backoff.
-    const silenceMs = this.#silenceMs;
-    // On real time, as the response deadline of the client: an I/O bound, not a schedule.
-    const watchdog = new SilenceWatchdog(systemClock, silenceMs, () =>
-      controller.abort(new Error(`the list body paused for ${silenceMs / 1000} s`)),
-    );
+    let watchdog: SilenceWatchdog | undefined;
     try {
-      return await this.#readListPage({ ...request, signal: controller.signal }, items, watchdog);
+      const response = await this.#options.client.open({ ...request, signal: controller.signal });
+      // A list body that pauses past the bound is given up: the connection is destroyed and
+      // the list is tried again after the backoff. On real time, as the client's response
+      // deadline: an I/O bound, not a schedule.
+      const silenceMs = this.#silenceMs;
+      watchdog = new SilenceWatchdog(systemClock, silenceMs, () =>
+        controller.abort(new Error(`the list body paused for ${silenceMs / 1000} s`)),
+      );
+      return await this.#readListPage(response, items, watchdog);
     } catch (err) {
       // The watchdog's reason says more than the AbortError it caused.
       if (controller.signal.aborted && !this.#stopped) throw controller.signal.reason;
       throw err;
     } finally {
-      watchdog.stop();
+      watchdog?.stop();
       this.#stop.signal.removeEventListener("abort", stop);
     }
   }
 
   async #readListPage(
-    request: KubeRequest,
+    response: IncomingMessage,
     items: T[],
     watchdog: SilenceWatchdog,
   ): Promise<ListResponse> {
-    const response = await this.#options.client.open(request);
     try {
       const readItem = this.#protobufItems();
       if (readItem !== undefined && isProtobuf(response.headers["content-type"])) {
