@@ -21,6 +21,11 @@ export interface DestinationServerOptions {
   readonly manifests?: string;
   readonly kubeconfig?: string;
   readonly kubeContext?: string;
+  /**
+   * How long a connection to the API server may show no life (k8s-discovery README "Dead
+   * connections"); 12 s by default.
+   */
+  readonly kubeApiSilenceTimeoutMs?: number;
   readonly controllerNamespace?: string;
   /**
    * This replica's name in the ExternalWorkload controller's Lease (the binary passes `HOSTNAME`,

@@ -16,6 +16,7 @@ export {
   registerCacheSizeMetrics,
 } from "./cluster-metrics.js";
 export { informerLagSeconds, latestUpdateTime } from "./informer-lag.js";
+export { DEFAULT_API_SILENCE_TIMEOUT_MS } from "./kube/api-liveness.js";
 export type { ApiResource } from "./kube/api-resource.js";
 export type { BackoffPolicy } from "./kube/backoff.js";
 export { KubeApiError } from "./kube/kube-api-error.js";

@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const APP = fileURLToPath(new URL("../../../apps/destination-server", import.meta.url));
-const BIN = `${APP}/bin/destination-server.js`;
+/** The binary's entry point, for a test that starts it its own way (in a network namespace). */
+export const SERVER_BIN = `${APP}/bin/destination-server.js`;
+const BIN = SERVER_BIN;
 
 export interface SpawnedServer {
   readonly child: ChildProcess;

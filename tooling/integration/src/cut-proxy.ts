@@ -10,7 +10,10 @@ import { type KubeEnv, renderKubeconfig } from "@destination/k8s-env";
 export class CutProxy {
   readonly #server: net.Server;
   readonly #sockets = new Set<net.Socket>();
+  /** Forwarding pairs, client first, for `mute()`. */
+  readonly #pairs = new Set<readonly [net.Socket, net.Socket]>();
   #cut = false;
+  #muted = false;
   /** Connections accepted while connected. */
   accepted = 0;
   /** Connections refused while cut. */
@@ -48,8 +51,27 @@ export class CutProxy {
     this.#sockets.clear();
   }
 
+  /**
+   * An API server that accepts and never answers: open connections stay open but forward
+   * nothing more (they stay so for good), and new ones are accepted and held without a byte,
+   * until `restore()`. The peers' TCP stacks still acknowledge, so only the client's own
+   * deadlines can tell.
+   */
+  mute(): void {
+    this.#cut = false;
+    this.#muted = true;
+    for (const [client, upstream] of this.#pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    this.#pairs.clear();
+  }
+
   restore(): void {
     this.#cut = false;
+    this.#muted = false;
   }
 
   /** An admin kubeconfig (the env's client certificate) whose server is this proxy. */
@@ -79,10 +101,19 @@ export class CutProxy {
       return;
     }
     this.accepted += 1;
+    if (this.#muted) {
+      this.#sockets.add(client);
+      client.on("error", () => client.destroy());
+      client.on("close", () => this.#sockets.delete(client));
+      return;
+    }
     const upstream = net.connect(targetPort, "127.0.0.1");
     this.#sockets.add(client);
     this.#sockets.add(upstream);
+    const pair = [client, upstream] as const;
+    this.#pairs.add(pair);
     const done = () => {
+      this.#pairs.delete(pair);
       this.#sockets.delete(client);
       this.#sockets.delete(upstream);
       client.destroy();

@@ -13,6 +13,8 @@ export interface ClusterSource {
   readonly manifests?: string | undefined;
   readonly kubeconfig?: string | undefined;
   readonly kubeContext?: string | undefined;
+  /** `-kube-api-silence-timeout`, in ms. */
+  readonly kubeApiSilenceTimeoutMs?: number | undefined;
   readonly enableEndpointSlices: boolean;
   /** The clock of the caches opened here; the system's by default. */
   readonly clock?: Clock | undefined;
@@ -52,6 +54,9 @@ export async function openCluster(
     ...(source.kubeconfig !== undefined ? { kubeconfigPath: source.kubeconfig } : {}),
     ...(source.kubeContext !== undefined ? { context: source.kubeContext } : {}),
     enableEndpointSlices: source.enableEndpointSlices,
+    ...(source.kubeApiSilenceTimeoutMs !== undefined
+      ? { apiSilenceTimeoutMs: source.kubeApiSilenceTimeoutMs }
+      : {}),
     logger: logger.child({ component: "k8s" }),
     metrics: clusterMetrics(metrics, "local"),
     ...(source.clock === undefined ? {} : { clock: source.clock }),

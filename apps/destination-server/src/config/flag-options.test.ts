@@ -53,6 +53,7 @@ describe("parseCommandLine", () => {
       cacheSyncTimeoutMs: 60_000,
       auditIntervalMs: 300_000,
       shutdownTimeoutMs: 10_000,
+      kubeApiSilenceTimeoutMs: 12_000,
     });
     // Empty trust and cluster domains fall back with a warning each.
     expect(logs.filter((l) => l.level === "warn")).toHaveLength(2);
@@ -252,9 +253,11 @@ describe("parseCommandLine", () => {
       "--shutdown-timeout=500ms",
       "--stream-queue-capacity=7",
       "-audit-interval=0",
+      "--kube-api-silence-timeout=4s",
     ]);
     expect(options).toMatchObject({
       auditIntervalMs: 0,
+      kubeApiSilenceTimeoutMs: 4000,
       manifests: "examples",
       minPingIntervalMs: 5000,
       cacheSyncTimeoutMs: 120_000,
@@ -266,6 +269,9 @@ describe("parseCommandLine", () => {
   it("fails with one line on invalid values", async () => {
     expect(failure(["-audit-interval=-1m"])).toBe(
       'invalid value "-1m" for flag -audit-interval: invalid duration',
+    );
+    expect(failure(["--kube-api-silence-timeout=0s"])).toBe(
+      'invalid value "0s" for flag -kube-api-silence-timeout: must be positive',
     );
     expect(failure(["--stream-queue-capacity=0"])).toBe(
       'invalid value "0" for flag -stream-queue-capacity: must be greater than 0',

@@ -116,6 +116,13 @@ export function parseCommandLine(
   const cacheSyncTimeoutMs = durationFlag(values, "cache-sync-timeout");
   const shutdownTimeoutMs = durationFlag(values, "shutdown-timeout");
   const auditIntervalMs = durationFlag(values, "audit-interval");
+  const kubeApiSilenceTimeoutMs = durationFlag(values, "kube-api-silence-timeout");
+  if (kubeApiSilenceTimeoutMs <= 0) {
+    // Zero would mean no bound at all: a dead connection would go unnoticed for minutes.
+    throw new ConfigError(
+      `invalid value "${str("kube-api-silence-timeout")}" for flag -kube-api-silence-timeout: must be positive`,
+    );
+  }
 
   return {
     version: bool("version"),
@@ -170,6 +177,7 @@ export function parseCommandLine(
         cacheSyncTimeoutMs,
         auditIntervalMs,
         shutdownTimeoutMs,
+        kubeApiSilenceTimeoutMs,
         logger,
       };
     },

@@ -1,4 +1,5 @@
 import { systemClock } from "@destination/core";
+import { DEFAULT_API_SILENCE_TIMEOUT_MS } from "@destination/k8s-discovery";
 import { createServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
 
@@ -12,6 +13,7 @@ export function resolveOptions(options: DestinationServerOptions): ResolvedServe
     manifests: options.manifests,
     kubeconfig: options.kubeconfig,
     kubeContext: options.kubeContext,
+    kubeApiSilenceTimeoutMs: options.kubeApiSilenceTimeoutMs ?? DEFAULT_API_SILENCE_TIMEOUT_MS,
     controllerNamespace: options.controllerNamespace ?? "linkerd",
     hostname: options.hostname,
     exportQueueMetrics: options.exportQueueMetrics ?? true,

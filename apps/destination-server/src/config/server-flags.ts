@@ -129,6 +129,13 @@ export const SERVER_FLAGS: readonly FlagSpec[] = [
   // Added by this implementation.
   { name: "context", kind: "string", default: "", usage: "kubeconfig context to use" },
   {
+    name: "kube-api-silence-timeout",
+    kind: "string",
+    default: "12s",
+    usage:
+      "how long a connection to the Kubernetes API server may show no life before it is destroyed and the list or watch resumes (a watch gets 60s more, for the bookmarks of a quiet watch; TCP keepalive finds a dead path within max(this, 11s))",
+  },
+  {
     name: "external-workload-controller",
     kind: "bool",
     default: "true",

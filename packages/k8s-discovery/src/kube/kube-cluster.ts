@@ -44,6 +44,12 @@ export interface KubeClusterOptions extends KubeConfigSource {
   /** Objects per list page; 500 by default. */
   readonly pageSize?: number;
   /**
+   * How long a connection to the API server may show no life (README "Dead connections"):
+   * response headers and list bytes within it, TCP keepalive failing a dead path within it
+   * (11 s at least), a watch's event, bookmark or byte within it plus 60 s. 12 s by default.
+   */
+  readonly apiSilenceTimeoutMs?: number;
+  /**
    * Cache only these kinds (the others stay empty and synced): a remote cluster of the cluster
    * store has no ExternalWorkload, Job, Node or ServiceProfile cache, as upstream.
    */
@@ -125,7 +131,11 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
     this.#options = options;
     this.#logger = logger;
     this.#metrics = metrics;
-    this.#client = new KubeHttpClient(options.kubeConfig ?? loadKubeConfig(options));
+    this.#client = new KubeHttpClient(options.kubeConfig ?? loadKubeConfig(options), {
+      ...(options.apiSilenceTimeoutMs === undefined
+        ? {}
+        : { silenceTimeoutMs: options.apiSilenceTimeoutMs }),
+    });
     // What will be cached if every CRD is installed; narrowed by API discovery in start().
     this.#kinds = options.kinds === undefined ? undefined : new Set(options.kinds);
     this.#servedKinds = this.#limited(
@@ -265,8 +275,9 @@ class KubeBackend extends MemoryBackedCluster implements KubeCluster {
   }
 
   #loopOptions() {
-    const { backoff, watchTimeoutSeconds, pageSize, clock } = this.#options;
+    const { backoff, watchTimeoutSeconds, pageSize, clock, apiSilenceTimeoutMs } = this.#options;
     return {
+      ...(apiSilenceTimeoutMs === undefined ? {} : { silenceTimeoutMs: apiSilenceTimeoutMs }),
       ...(clock === undefined ? {} : { clock }),
       ...(backoff === undefined ? {} : { backoff }),
       ...(watchTimeoutSeconds === undefined ? {} : { watchTimeoutSeconds }),

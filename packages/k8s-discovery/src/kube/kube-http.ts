@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { Socket } from "node:net";
+import { DEFAULT_API_SILENCE_TIMEOUT_MS, keepAliveIdleMs } from "./api-liveness.js";
 import { isProtobuf } from "./api-resource.js";
 import { KubeApiError } from "./kube-api-error.js";
 import { apiServerOf, type KubeConfig } from "./kube-config.js";
@@ -19,11 +20,31 @@ export interface KubeRequest {
   readonly signal?: AbortSignal;
   /** Abort when the whole exchange takes longer; requests other than watches get a default. */
   readonly timeoutMs?: number;
+  /** Response headers must arrive within this; the client's silence bound by default. */
+  readonly headersTimeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const IDLE_SOCKET_TIMEOUT_MS = 5_000;
 const USER_AGENT = "destination/k8s-discovery";
+
+export interface KubeHttpOptions {
+  /** A free socket kept for reuse is closed after this long; 5 s by default. */
+  readonly idleSocketTimeoutMs?: number;
+  /**
+   * The liveness bound (`api-liveness.ts`): response headers must arrive within it, and every
+   * socket gets TCP keepalive so that a dead path fails within it. 12 s by default.
+   */
+  readonly silenceTimeoutMs?: number;
+}
+
+/** No response headers from the API server within the silence bound. */
+export class ApiSilenceError extends Error {
+  constructor(path: string, ms: number) {
+    super(`${path}: no answer from the API server within ${ms / 1000} s`);
+    this.name = "ApiSilenceError";
+  }
+}
 
 /**
  * The few calls the backend makes, over node's http(s). Every request gets its TLS options and
@@ -39,17 +60,22 @@ export class KubeHttpClient {
    * socket a timeout, which a socket in use re-arms at every chunk read, and the API server
    * sends lists in chunks of at most 2 KB (~15k timer updates for 10k pods). This agent sets
    * the timeout only while a socket is idle; requests end on their own deadlines and guards
-   * (`timeoutMs`, the reflector's silent-watch guard).
+   * (`timeoutMs`, the silence bound of `api-liveness.ts`).
    */
   readonly #agent: http.Agent;
+  readonly #silenceMs: number;
+  readonly #keepAliveIdleMs: number;
   /** A `proxy-url`: the agent client-node makes per request is then the one that connects. */
   readonly #proxied: boolean;
 
-  constructor(config: KubeConfig, options: { idleSocketTimeoutMs?: number } = {}) {
+  constructor(config: KubeConfig, options: KubeHttpOptions = {}) {
     this.#config = config;
     this.#server = new URL(apiServerOf(config));
     this.#proxied = Boolean(config.getCurrentCluster()?.proxyUrl);
-    const keepAlive = { keepAlive: true };
+    this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_API_SILENCE_TIMEOUT_MS;
+    this.#keepAliveIdleMs = keepAliveIdleMs(this.#silenceMs);
+    // The agent turns TCP keepalive on for each socket it opens, with this idle time.
+    const keepAlive = { keepAlive: true, keepAliveMsecs: this.#keepAliveIdleMs };
     this.#agent =
       this.#server.protocol === "http:" ? new http.Agent(keepAlive) : new https.Agent(keepAlive);
     // The agent destroys a free socket whose timeout fires; a request that takes one clears it.
@@ -100,14 +126,40 @@ export class KubeHttpClient {
     );
     if (signals.length > 0) options.signal = AbortSignal.any(signals);
     const transport = url.protocol === "http:" ? http : https;
+    const silenceMs = request.headersTimeoutMs ?? this.#silenceMs;
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = transport.request(url, options, resolve);
-      if (options.agent === this.#agent) req.on("socket", (socket) => socket.setTimeout(0));
-      req.on("error", reject);
+      // A server (or a proxy) that accepts and never answers, or a dead kept-alive socket that
+      // our request went into: TCP keepalive does not probe while our bytes are unacknowledged.
+      const deadline = setTimeout(
+        () => req.destroy(new ApiSilenceError(request.path, silenceMs)),
+        silenceMs,
+      );
+      const req = transport.request(url, options, (res) => {
+        clearTimeout(deadline);
+        resolve(res);
+      });
+      req.on("socket", (socket) => {
+        if (options.agent === this.#agent) socket.setTimeout(0);
+        // Explicit, whichever agent connected (client-node's for a proxy-url): a path that
+        // dies without a reset fails the socket within the silence bound.
+        socket.setKeepAlive(true, this.#keepAliveIdleMs);
+      });
+      req.on("error", (err) => {
+        clearTimeout(deadline);
+        reject(err);
+      });
       req.end(body);
     });
     const code = response.statusCode ?? 0;
-    if (code >= 200 && code < 300) return response;
+    if (code >= 200 && code < 300) {
+      // A socket that fails mid-body (TCP keepalive's ETIMEDOUT) only shows as "aborted" on
+      // the response; its own error is kept to say why.
+      const socket = response.socket;
+      const onError = (err: Error) => socketErrors.set(response, err);
+      socket.once("error", onError);
+      response.once("close", () => socket.off("error", onError));
+      return response;
+    }
     const answer = await readBody(response).catch(() => Buffer.alloc(0));
     let status: KubeStatus = {};
     if (isProtobuf(response.headers["content-type"])) status = parseProtobufStatus(answer);
@@ -121,6 +173,13 @@ export class KubeHttpClient {
     }
     throw new KubeApiError(code, status, request.path);
   }
+}
+
+const socketErrors = new WeakMap<IncomingMessage, Error>();
+
+/** What failed the connection of a response that was cut mid-body, when its socket said. */
+export function connectionErrorOf(response: IncomingMessage): Error | undefined {
+  return socketErrors.get(response);
 }
 
 function timeoutSignal(ms: number | undefined): AbortSignal | undefined {

@@ -1,8 +1,10 @@
+import type { IncomingMessage } from "node:http";
 import { type Clock, type KubeObject, type Logger, systemClock } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
 import { toObjectMetadata } from "../object-metadata.js";
 import { projectObject } from "../object-projection.js";
 import { apiVersionOf } from "../resource-kind.js";
+import { DEFAULT_API_SILENCE_TIMEOUT_MS, SilenceWatchdog, watchSilenceMs } from "./api-liveness.js";
 import {
   type ApiResource,
   collectionPath,
@@ -13,7 +15,12 @@ import {
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
 import { forEachChunk } from "./body-chunks.js";
-import { KubeApiError, type KubeHttpClient, type KubeRequest } from "./kube-http.js";
+import {
+  connectionErrorOf,
+  KubeApiError,
+  type KubeHttpClient,
+  type KubeRequest,
+} from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
@@ -66,7 +73,12 @@ export interface ReflectorOptions<T extends KubeObject> {
   readonly pageSize?: number;
   readonly random?: () => number;
   /**
-   * The clock of the backoff, the silent-watch guard and the healthy-watch time; the system's by
+   * The liveness bound (`api-liveness.ts`): a list body may not pause longer, and a watch must
+   * show life within `watchSilenceMs` of it. 12 s by default.
+   */
+  readonly silenceTimeoutMs?: number;
+  /**
+   * The clock of the backoff, the silence watchdogs and the healthy-watch time; the system's by
    * default.
    */
   readonly clock?: Clock;
@@ -76,9 +88,6 @@ const DEFAULT_WATCH_TIMEOUT_SECONDS: readonly [number, number] = [300, 600];
 const DEFAULT_PAGE_SIZE = 500;
 // One page, or a whole list from the watch cache, is given this long.
 const LIST_TIMEOUT_MS = 60_000;
-// A watch the server should have ended by its timeout but that stays silent is given up after
-// this much longer: the connection is likely dead without a reset.
-const SILENT_WATCH_GRACE_MS = 30_000;
 // A watch that lasted this long without events still counts as healthy: it was not refused.
 const HEALTHY_WATCH_MS = 5_000;
 
@@ -113,6 +122,7 @@ export class Reflector<T extends KubeObject> {
   readonly #clock: Clock;
   readonly #path: string;
   readonly #where: Record<string, string>;
+  readonly #silenceMs: number;
   #metadataAccepted = true;
   readonly #metadataItems: ItemReader;
   #running: Promise<void> | undefined;
@@ -126,6 +136,7 @@ export class Reflector<T extends KubeObject> {
     this.#options = options;
     this.#random = options.random ?? Math.random;
     this.#clock = options.clock ?? systemClock;
+    this.#silenceMs = options.silenceTimeoutMs ?? DEFAULT_API_SILENCE_TIMEOUT_MS;
     this.#backoff = new Backoff(options.backoff ?? DEFAULT_BACKOFF, this.#random);
     this.#path = collectionPath(options.resource, options.namespace);
     this.#metadataItems = metadataItemReader(options.resource);
@@ -270,8 +281,10 @@ export class Reflector<T extends KubeObject> {
               resourceVersion: from === "cache" && token === undefined ? "0" : undefined,
             },
             accept: this.#listAccept(),
-            signal: this.#stop.signal,
             timeoutMs: LIST_TIMEOUT_MS,
+            // The API server encodes a list whole before its first byte: a big one may take
+            // longer than the silence bound to start, never longer than its deadline.
+            headersTimeoutMs: LIST_TIMEOUT_MS,
           },
           items,
         );
@@ -300,19 +313,49 @@ export class Reflector<T extends KubeObject> {
    * own: a full object is garbage as soon as it is projected, never all of them at once.
    */
   async #listPage(request: KubeRequest, items: T[]): Promise<ListResponse> {
-    const response = await this.#options.client.open(request);
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    this.#stop.signal.addEventListener("abort", stop);
+    let watchdog: SilenceWatchdog | undefined;
+    try {
+      const response = await this.#options.client.open({ ...request, signal: controller.signal });
+      // A list body that pauses past the bound is given up: the connection is destroyed and
+      // the list is tried again after the backoff. On real time, as the client's response
+      // deadline: an I/O bound, not a schedule.
+      const silenceMs = this.#silenceMs;
+      watchdog = new SilenceWatchdog(systemClock, silenceMs, () =>
+        controller.abort(new Error(`the list body paused for ${silenceMs / 1000} s`)),
+      );
+      return await this.#readListPage(response, items, watchdog);
+    } catch (err) {
+      // The watchdog's reason says more than the AbortError it caused.
+      if (controller.signal.aborted && !this.#stopped) throw controller.signal.reason;
+      throw err;
+    } finally {
+      watchdog?.stop();
+      this.#stop.signal.removeEventListener("abort", stop);
+    }
+  }
+
+  async #readListPage(
+    response: IncomingMessage,
+    items: T[],
+    watchdog: SilenceWatchdog,
+  ): Promise<ListResponse> {
     try {
       const readItem = this.#protobufItems();
       if (readItem !== undefined && isProtobuf(response.headers["content-type"])) {
         // Read straight into the projection, typed by the schema: nothing to normalise.
         const reader = new ProtobufListItems(readItem);
         await forEachChunk(response, (chunk) => {
+          watchdog.touch();
           for (const item of reader.push(chunk)) items.push(item as T);
         });
         return { ...reader.end(), typed: true };
       }
       const reader = new ListItems();
       await forEachChunk(response, (chunk) => {
+        watchdog.touch();
         for (const item of reader.push(chunk)) {
           if (isObject(item)) items.push(this.#normalise(item));
         }
@@ -330,14 +373,14 @@ export class Reflector<T extends KubeObject> {
     this.#watchAbort = controller;
     const stop = () => controller.abort();
     this.#stop.signal.addEventListener("abort", stop);
+    // The watch must show life (an event, a bookmark, any byte) within the bound, else its
+    // connection is destroyed and the watch resumes from its resourceVersion.
     let silent = false;
-    const guard = this.#clock.setTimeout(
-      () => {
-        silent = true;
-        controller.abort();
-      },
-      timeoutSeconds * 1000 + SILENT_WATCH_GRACE_MS,
-    );
+    const lifeMs = watchSilenceMs(this.#silenceMs);
+    const watchdog = new SilenceWatchdog(this.#clock, lifeMs, () => {
+      silent = true;
+      controller.abort();
+    });
     const startedAt = this.#clock.now();
     let delivered = false;
     const healthy = () => delivered || this.#clock.now() - startedAt >= HEALTHY_WATCH_MS;
@@ -365,6 +408,7 @@ export class Reflector<T extends KubeObject> {
           typed && readObject !== undefined ? protobufEvents(readObject) : jsonEvents();
         let stoppedAt: "expired" | "failed" | undefined;
         await forEachChunk(response, (chunk, stop) => {
+          watchdog.touch();
           for (const unit of events.push(chunk)) {
             const step = this.#handle(events, unit, position, typed);
             if (step === "delivered") delivered = true;
@@ -381,6 +425,9 @@ export class Reflector<T extends KubeObject> {
           if (step === "expired" || step === "failed") return { outcome: step, healthy: healthy() };
         }
         return { outcome: "ended", healthy: healthy() };
+      } catch (err) {
+        const cause = connectionErrorOf(response);
+        throw cause === undefined ? err : new Error(`${describe(err)}: ${cause.message}`);
       } finally {
         response.destroy();
       }
@@ -394,12 +441,14 @@ export class Reflector<T extends KubeObject> {
       this.#options.metrics.errored("watch");
       this.#options.logger.warn(`the ${this.#options.resource.plural} watch failed; resuming`, {
         ...this.#where,
-        error: silent ? "no data from the server past the watch timeout" : describe(err),
+        error: silent
+          ? `no event, bookmark or byte from the API server for ${lifeMs / 1000} s`
+          : describe(err),
       });
       return { outcome: "failed", healthy: healthy() };
     } finally {
       this.#watchAbort = undefined;
-      this.#clock.clearTimeout(guard);
+      watchdog.stop();
       this.#stop.signal.removeEventListener("abort", stop);
     }
   }
