@@ -1,5 +1,6 @@
 import type { FilterKey } from "@destination/endpoints-watcher";
 import type { ServiceRef } from "../request/request-routes.js";
+import { HeldSubscriptions } from "./held-subscriptions.js";
 
 /**
  * One distinct thing local `Get` streams hold: a service port under a filter key, translated
@@ -23,38 +24,9 @@ export interface GetSubscription {
  * removes; the audit reads. Remote and federated streams are not here: the audit checks what
  * this cluster's caches serve.
  */
-export class GetSubscriptions {
-  readonly #held = new Map<string, { subscription: GetSubscription; streams: number }>();
-
-  /** A stream starts holding `subscription`; returns what stops it holding it (call once). */
-  add(subscription: Omit<GetSubscription, "streams">): () => void {
-    const id = subscriptionId(subscription);
-    const entry = this.#held.get(id);
-    if (entry === undefined) {
-      this.#held.set(id, { subscription: { ...subscription, streams: 1 }, streams: 1 });
-    } else entry.streams += 1;
-    let removed = false;
-    return () => {
-      if (removed) return;
-      removed = true;
-      const held = this.#held.get(id);
-      if (held === undefined) return;
-      held.streams -= 1;
-      if (held.streams === 0) this.#held.delete(id);
-    };
-  }
-
-  /** A snapshot of every subscription with its stream count. */
-  list(): GetSubscription[] {
-    return [...this.#held.values()].map(({ subscription, streams }) => ({
-      ...subscription,
-      streams,
-    }));
-  }
-
-  /** Whether `subscription` is still held by some stream. */
-  has(subscription: GetSubscription): boolean {
-    return this.#held.has(subscriptionId(subscription));
+export class GetSubscriptions extends HeldSubscriptions<Omit<GetSubscription, "streams">> {
+  constructor() {
+    super(subscriptionId);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { WorkloadTarget } from "@destination/pod-watcher";
 import type { ServiceRef } from "../request/request-routes.js";
+import { HeldSubscriptions } from "./held-subscriptions.js";
 
 /** A service-profile stream: a Service port, named by an FQN, seen from a token namespace. */
 export interface ServiceProfileTarget {
@@ -28,36 +29,11 @@ export type ProfileSubscription = (ServiceProfileTarget | EndpointProfileTarget)
  * self-audit reads. A port the Service does not define is not here: its stream holds one empty
  * profile for good, whatever the cluster says (README "Service-profile flow").
  */
-export class ProfileSubscriptions {
-  readonly #held = new Map<string, { subscription: ProfileSubscription; streams: number }>();
-
-  /** A stream starts holding `target`; returns what stops it holding it (call once). */
-  add(target: (ServiceProfileTarget | EndpointProfileTarget) & { authority: string }): () => void {
-    const id = profileSubscriptionId(target);
-    const entry = this.#held.get(id);
-    if (entry === undefined) {
-      this.#held.set(id, { subscription: { ...target, streams: 1 }, streams: 1 });
-    } else entry.streams += 1;
-    let removed = false;
-    return () => {
-      if (removed) return;
-      removed = true;
-      const held = this.#held.get(id);
-      if (held === undefined) return;
-      held.streams -= 1;
-      if (held.streams === 0) this.#held.delete(id);
-    };
-  }
-
-  list(): ProfileSubscription[] {
-    return [...this.#held.values()].map(({ subscription, streams }) => ({
-      ...subscription,
-      streams,
-    }));
-  }
-
-  has(subscription: ProfileSubscription): boolean {
-    return this.#held.has(profileSubscriptionId(subscription));
+export class ProfileSubscriptions extends HeldSubscriptions<
+  (ServiceProfileTarget | EndpointProfileTarget) & { readonly authority: string }
+> {
+  constructor() {
+    super(profileSubscriptionId);
   }
 }
 
