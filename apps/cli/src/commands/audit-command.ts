@@ -1,0 +1,78 @@
+// `dst audit`: the running server's first Get answers against a reference server's, started
+// in-process on the source the running server should reflect (README "dst audit").
+import type { SessionOptions } from "../args/parse-command-line.js";
+import { auditJson, formatAuditTable } from "../audit/audit-output.js";
+import { type AuthorityAudit, auditAuthority, isUnreachable } from "../audit/authority-audit.js";
+import { firstAnswer } from "../audit/first-answer.js";
+import { CliFailure } from "../cli-failure.js";
+import type { CliIo } from "../cli-io.js";
+import { ExitCode } from "../exit-code.js";
+import { DestinationConnection } from "../grpc/destination-connection.js";
+import { machineOutput } from "../render/message-output.js";
+import { stylesFor } from "../render/styles.js";
+
+export interface AuditSource {
+  readonly manifests?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly kubeContext?: string | undefined;
+}
+
+export interface AuditCommand {
+  /** Empty with `all`: every port of every Service in the source. */
+  readonly authorities: readonly string[];
+  readonly all: boolean;
+  readonly source: AuditSource;
+  readonly options: SessionOptions;
+}
+
+/** The reference server, from `@destination/server`: imported only here, when `audit` runs,
+ * so no other command loads the server (README "dst audit"). */
+async function startReference(source: AuditSource, io: CliIo) {
+  const { createServerLogger, startReferenceServer } = await import("@destination/server");
+  // The reference's own errors (an API server it cannot list, say) go to dst's stderr.
+  const logger = createServerLogger({ level: "error", sink: io.stderr });
+  try {
+    return await startReferenceServer({ ...source, logger });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new CliFailure(
+      `cannot build the expected answers from the source: ${reason}`,
+      ExitCode.failure,
+    );
+  }
+}
+
+export async function runAudit(command: AuditCommand, io: CliIo): Promise<ExitCode> {
+  const { options } = command;
+  const reference = await startReference(command.source, io);
+  const audited = new DestinationConnection(options.addr, options.timeoutMs);
+  const expected = new DestinationConnection(reference.addr, options.timeoutMs);
+  let audits: AuthorityAudit[];
+  try {
+    const authorities = command.all
+      ? reference.servicePorts().map((p) => `${p.name}.${p.namespace}.svc.cluster.local:${p.port}`)
+      : command.authorities;
+    audits = await Promise.all(
+      authorities.map(async (authority) => {
+        const [want, have] = await Promise.all([
+          firstAnswer(expected, authority, options.contextToken),
+          firstAnswer(audited, authority, options.contextToken),
+        ]);
+        if (isUnreachable(have) && have.kind === "failed") throw have.failure;
+        return auditAuthority(authority, want, have);
+      }),
+    );
+  } finally {
+    audited.close();
+    expected.close();
+    await reference.close();
+  }
+
+  if (options.output === "table") {
+    io.stdout.write(formatAuditTable(audits, stylesFor(io)));
+  } else {
+    const machine = await machineOutput(options.output);
+    for (const audit of audits) io.stdout.write(machine.value(auditJson(audit)));
+  }
+  return audits.every((audit) => audit.status === "ok") ? ExitCode.ok : ExitCode.failure;
+}
