@@ -1,7 +1,6 @@
 // The command line → one `CliCommand`. Flags may appear before or after the command name.
 import { parseArgs } from "node:util";
 import { CliFailure } from "../cli-failure.js";
-import type { AuditSource } from "../commands/audit-command.js";
 import type { ServiceAuthority } from "../diagnose/service-authority.js";
 import { parseServiceAuthority } from "../diagnose/service-authority.js";
 import { ExitCode } from "../exit-code.js";
@@ -18,6 +17,13 @@ export interface SessionOptions {
   readonly output: OutputFormat;
   /** Deadline to connect and for the first message. */
   readonly timeoutMs: number;
+}
+
+/** Where `dst audit` reads what the server must answer: manifests, or a kubeconfig's cluster. */
+export interface AuditSource {
+  readonly manifests?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly kubeContext?: string | undefined;
 }
 
 export type CliCommand =

@@ -1,6 +1,6 @@
 // `dst audit`: the running server's first Get answers against a reference server's, started
 // in-process on the source the running server should reflect (README "dst audit").
-import type { SessionOptions } from "../args/parse-command-line.js";
+import type { AuditSource, SessionOptions } from "../args/parse-command-line.js";
 import { auditJson, formatAuditTable } from "../audit/audit-output.js";
 import { type AuthorityAudit, auditAuthority, isUnreachable } from "../audit/authority-audit.js";
 import { firstAnswer } from "../audit/first-answer.js";
@@ -10,12 +10,6 @@ import { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { machineOutput } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
-
-export interface AuditSource {
-  readonly manifests?: string | undefined;
-  readonly kubeconfig?: string | undefined;
-  readonly kubeContext?: string | undefined;
-}
 
 export interface AuditCommand {
   /** Empty with `all`: every port of every Service in the source. */
