@@ -172,6 +172,7 @@ Exit codes:
   1    some authority diverges, or the source could not be read
   2    usage error
   3    server unreachable
+  130  interrupted (Ctrl-C); the streams are cancelled
 
 Examples:
   dst audit --manifests examples/manifests web-svc.emojivoto.svc.cluster.local:80

@@ -10,6 +10,7 @@ import { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { machineOutput } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
+import { InterruptGuard } from "./interrupt-guard.js";
 
 export interface AuditCommand {
   /** Empty with `all`: every port of every Service in the source. */
@@ -41,6 +42,8 @@ export async function runAudit(command: AuditCommand, io: CliIo): Promise<ExitCo
   const reference = await startReference(command.source, io);
   const audited = new DestinationConnection(options.addr, options.timeoutMs);
   const expected = new DestinationConnection(reference.addr, options.timeoutMs);
+  const guard = new InterruptGuard(io);
+  const track = guard.track.bind(guard);
   let audits: AuthorityAudit[];
   try {
     const authorities = command.all
@@ -49,19 +52,21 @@ export async function runAudit(command: AuditCommand, io: CliIo): Promise<ExitCo
     audits = await Promise.all(
       authorities.map(async (authority) => {
         const [want, have] = await Promise.all([
-          firstAnswer(expected, authority, options.contextToken),
-          firstAnswer(audited, authority, options.contextToken),
+          firstAnswer(expected, authority, options.contextToken, track),
+          firstAnswer(audited, authority, options.contextToken, track),
         ]);
         if (isUnreachable(have) && have.kind === "failed") throw have.failure;
         return auditAuthority(authority, want, have);
       }),
     );
   } finally {
+    guard.release();
     audited.close();
     expected.close();
     await reference.close();
   }
 
+  if (guard.interrupted) return ExitCode.interrupted;
   if (options.output === "table") {
     io.stdout.write(formatAuditTable(audits, stylesFor(io)));
   } else {
