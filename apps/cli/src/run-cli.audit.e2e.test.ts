@@ -29,12 +29,14 @@ let server: RunningDestinationServer;
 let addr: string;
 
 /** A folder with the shop's manifests, `edit` applied to each file's text. */
-async function shopFolder(edit: { workloads?: string; slice?: string } = {}): Promise<string> {
+async function shopFolder(
+  edit: { workloads?: string; slice?: string; profile?: string } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "dst-audit-"));
   dirs.push(dir);
   await writeFile(join(dir, "workloads.yaml"), edit.workloads ?? shopWorkloadsYaml);
   await writeFile(join(dir, "slice.yaml"), edit.slice ?? shopSliceYaml(shopPods));
-  await writeFile(join(dir, "profile.yaml"), shopProfileYaml);
+  await writeFile(join(dir, "profile.yaml"), edit.profile ?? shopProfileYaml);
   return dir;
 }
 
@@ -67,9 +69,9 @@ describe("dst audit against the server", () => {
     const io = new CapturedIo();
     expect(await audit(io, "--manifests", served, SHOP_WEB, SHOP_EMPTY)).toBe(ExitCode.ok);
     expect(rowsOf(io.out)).toEqual([
-      ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "DETAILS"],
-      [SHOP_WEB, "ok", "0", "0", "0", "-"],
-      [SHOP_EMPTY, "ok", "0", "0", "0", "-"],
+      ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "PROFILE", "DETAILS"],
+      [SHOP_WEB, "ok", "0", "0", "0", "ok", "-"],
+      [SHOP_EMPTY, "ok", "0", "0", "0", "ok", "-"],
     ]);
     expect(io.err).toBe("");
   });
@@ -105,6 +107,7 @@ describe("dst audit against the server", () => {
       "1",
       "0",
       "0",
+      "ok",
       "missing 10.244.0.13:8080",
     ]);
   });
@@ -153,6 +156,34 @@ describe("dst audit against the server", () => {
         tlsIdentity: {
           dnsLikeIdentity: { name: "web.shop.serviceaccount.identity.linkerd.cluster.local" },
         },
+      },
+    });
+  });
+
+  it("names the profile fields that differ (GetProfile), endpoints agreeing", async () => {
+    const profile = shopProfileYaml.replace("timeout: 250ms", "timeout: 500ms");
+    const reference = await shopFolder({ profile });
+    const io = new CapturedIo();
+    expect(await audit(io, "--manifests", reference, SHOP_WEB)).toBe(ExitCode.failure);
+    expect(rowsOf(io.out)[1]).toEqual([
+      SHOP_WEB,
+      "divergent",
+      "0",
+      "0",
+      "0",
+      "differs",
+      "profile (routes)",
+    ]);
+    const json = new CapturedIo();
+    expect(await audit(json, "-o", "json", "--manifests", reference, SHOP_WEB)).toBe(
+      ExitCode.failure,
+    );
+    expect(JSON.parse(json.out)).toMatchObject({
+      profile: {
+        status: "differs",
+        fields: ["routes"],
+        expected: { routes: [{ timeout: "0.500s" }] },
+        actual: { routes: [{ timeout: "0.250s" }] },
       },
     });
   });

@@ -143,12 +143,13 @@ Usage:
 
 dst starts a reference destination server in-process on the source (the cluster of --kubeconfig,
 resolved as the server resolves it when the flag is left out, or --manifests DIR), waits for its
-caches, and asks it and the server at --addr the same Get, with the same context token. The
-first answer of each is compared endpoint by endpoint as a proxy holds it: address, weight,
-identity, protocol hint and opaque transport, authority override, metric labels (zone included).
-An endpoint is missing (the source implies it, the server lacks it), extra, or changed (with the
-fields that differ). A silent stream (no endpoints within --timeout) holds nothing; an error
-agrees only with the same kind of error. The reference uses the server's default options
+caches, and asks it and the server at --addr the same Get and GetProfile, with the same context
+token. The first Get answer of each is compared endpoint by endpoint as a proxy holds it:
+address, weight, identity, protocol hint and opaque transport, authority override, metric labels
+(zone included). An endpoint is missing (the source implies it, the server lacks it), extra, or
+changed (with the fields that differ). The first profiles are compared field by field (opaque
+protocol, endpoint, routes, retry budget, dst overrides, refs). A silent stream (no endpoints or
+no profile within --timeout) holds nothing; an error agrees only with the same kind of error. The reference uses the server's default options
 (cluster domain cluster.local, default identity trust domain and opaque ports).
 
   --all                   every port of every Service in the source
@@ -157,7 +158,7 @@ agrees only with the same kind of error. The reference uses the server's default
                           ~/.kube/config, then in-cluster)
   --context NAME          the kubeconfig context (default: its current context)
   -o, --output FORMAT     table (default): one row per authority (status, missing, extra,
-                          changed, details); json: one object per authority and line
+                          changed, profile, details); json: one object per authority and line
 
   --addr HOST:PORT        destination server gRPC address (default localhost:8086)
   --context-token TOKEN   send this context token verbatim

@@ -1,5 +1,5 @@
 // `dst audit`'s output: one table row per authority, or one JSON object per authority.
-import { type JsonValue, WeightedAddrSchema } from "@destination/proto";
+import { DestinationProfileSchema, type JsonValue, WeightedAddrSchema } from "@destination/proto";
 import { messageJson } from "../render/message-output.js";
 import type { Styles } from "../render/styles.js";
 import { formatTable } from "../render/text-table.js";
@@ -10,6 +10,7 @@ function details(audit: AuthorityAudit): string {
     ...audit.diff.missing.map((d) => `missing ${d.address}`),
     ...audit.diff.extra.map((d) => `extra ${d.address}`),
     ...audit.diff.changed.map((d) => `changed ${d.address} (${d.fields.join(", ")})`),
+    ...(audit.profile.fields.length > 0 ? [`profile (${audit.profile.fields.join(", ")})`] : []),
     ...audit.notes,
   ];
   return parts.length === 0 ? "-" : parts.join("; ");
@@ -17,7 +18,7 @@ function details(audit: AuthorityAudit): string {
 
 export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styles): string {
   return formatTable(
-    ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "DETAILS"],
+    ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "PROFILE", "DETAILS"],
     audits.map((audit) => ({
       cells: [
         audit.authority,
@@ -25,6 +26,7 @@ export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styl
         String(audit.diff.missing.length),
         String(audit.diff.extra.length),
         String(audit.diff.changed.length),
+        audit.profile.agrees ? "ok" : "differs",
         details(audit),
       ],
       style: audit.status === "ok" ? undefined : styles.red,
@@ -57,6 +59,16 @@ export function auditJson(audit: AuthorityAudit): JsonValue {
       ...(d.expected ? { expected: endpointJson(d.expected) } : {}),
       ...(d.actual ? { actual: endpointJson(d.actual) } : {}),
     })),
+    profile: {
+      status: audit.profile.agrees ? "ok" : "differs",
+      fields: [...audit.profile.fields],
+      ...(audit.profile.agrees || audit.profile.expected === undefined
+        ? {}
+        : { expected: messageJson(DestinationProfileSchema, audit.profile.expected) }),
+      ...(audit.profile.agrees || audit.profile.actual === undefined
+        ? {}
+        : { actual: messageJson(DestinationProfileSchema, audit.profile.actual) }),
+    },
     notes: [...audit.notes],
   };
 }

@@ -11,6 +11,7 @@ import {
 } from "@destination/proto";
 import { endpointKey } from "../endpoints/endpoint-key.js";
 import { EndpointSet } from "../endpoints/endpoint-set.js";
+import { canonicalJson, differingFields } from "./canonical-json.js";
 
 /** One endpoint on which the two answers disagree. */
 export interface EndpointDifference {
@@ -48,19 +49,11 @@ function held(update: Update | undefined): Held {
   return { endpoints, setLabels: view.setLabels };
 }
 
-/** JSON with object keys sorted, so that label order never counts as a difference. */
-function canonical(value: JsonValue | undefined): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
-}
-
-function differingFields(expected: WeightedAddr, actual: WeightedAddr): string[] {
-  const want = toJson(WeightedAddrSchema, expected) as Record<string, JsonValue>;
-  const have = toJson(WeightedAddrSchema, actual) as Record<string, JsonValue>;
-  const names = [...new Set([...Object.keys(want), ...Object.keys(have)])].sort();
-  return names.filter((name) => canonical(want[name]) !== canonical(have[name]));
+function fieldsOf(expected: WeightedAddr, actual: WeightedAddr): string[] {
+  return differingFields(
+    toJson(WeightedAddrSchema, expected) as Record<string, JsonValue>,
+    toJson(WeightedAddrSchema, actual) as Record<string, JsonValue>,
+  );
 }
 
 /** How `actual` (the audited server's first answer) differs from `expected` (the reference's). */
@@ -72,7 +65,7 @@ export function diffEndpoints(
   const have = held(actual);
   // The set labels travel with every endpoint of an add; a proxy labels each endpoint with them.
   const setLabelsDiffer =
-    canonical(want.setLabels as JsonValue) !== canonical(have.setLabels as JsonValue);
+    canonicalJson(want.setLabels as JsonValue) !== canonicalJson(have.setLabels as JsonValue);
   const missing: EndpointDifference[] = [];
   const extra: EndpointDifference[] = [];
   const changed: EndpointDifference[] = [];
@@ -83,7 +76,7 @@ export function diffEndpoints(
       continue;
     }
     if (equals(WeightedAddrSchema, endpoint, other) && !setLabelsDiffer) continue;
-    const fields = differingFields(endpoint, other);
+    const fields = fieldsOf(endpoint, other);
     if (setLabelsDiffer) fields.push("setLabels");
     changed.push({ address, expected: endpoint, actual: other, fields });
   }

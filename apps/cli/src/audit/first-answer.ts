@@ -1,25 +1,30 @@
-// The first complete answer of a Get stream: its first message, or nothing when the stream stays
-// silent for the timeout (the server never sends "no endpoints"), or how it failed.
-import type { Update } from "@destination/proto";
+// The first complete answer of a stream: its first message, or nothing when the stream stays
+// silent for the timeout (Get never sends "no endpoints"; GetProfile is silent on a rejected
+// ServiceProfile), or how it failed.
 import type { CliFailure } from "../cli-failure.js";
-import type { DestinationConnection, DestinationStream } from "../grpc/destination-connection.js";
+import type {
+  DestinationConnection,
+  DestinationStream,
+  MethodMessages,
+} from "../grpc/destination-connection.js";
 
-export type FirstAnswer =
-  | { readonly kind: "answered"; readonly update: Update | undefined }
+export type FirstAnswer<Message> =
+  | { readonly kind: "answered"; readonly message: Message | undefined }
   | { readonly kind: "failed"; readonly failure: CliFailure };
 
-export async function firstAnswer(
+export async function firstAnswer<Method extends keyof MethodMessages>(
   connection: DestinationConnection,
+  method: Method,
   authority: string,
   contextToken: string,
   /** Registers the stream for Ctrl-C (`InterruptGuard.track`). */
   track: (stream: DestinationStream) => DestinationStream,
-): Promise<FirstAnswer> {
-  let update: Update | undefined;
+): Promise<FirstAnswer<MethodMessages[Method]>> {
+  let message: MethodMessages[Method] | undefined;
   const stream: DestinationStream = track(
-    connection.open("get", authority, contextToken, {
-      onMessage(message) {
-        update = message;
+    connection.open(method, authority, contextToken, {
+      onMessage(first) {
+        message = first;
         stream.cancel();
       },
       onQuiet() {
@@ -29,5 +34,5 @@ export async function firstAnswer(
   );
   const end = await stream.ended;
   // A stream the server closed with OK before answering (shutdown) counts as silent.
-  return end.kind === "failed" ? end : { kind: "answered", update };
+  return end.kind === "failed" ? end : { kind: "answered", message };
 }

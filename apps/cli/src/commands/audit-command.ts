@@ -51,12 +51,24 @@ export async function runAudit(command: AuditCommand, io: CliIo): Promise<ExitCo
       : command.authorities;
     audits = await Promise.all(
       authorities.map(async (authority) => {
-        const [want, have] = await Promise.all([
-          firstAnswer(expected, authority, options.contextToken, track),
-          firstAnswer(audited, authority, options.contextToken, track),
+        const ask = <Method extends "get" | "getProfile">(
+          connection: DestinationConnection,
+          method: Method,
+        ) => firstAnswer(connection, method, authority, options.contextToken, track);
+        const [wantGet, haveGet, wantProfile, haveProfile] = await Promise.all([
+          ask(expected, "get"),
+          ask(audited, "get"),
+          ask(expected, "getProfile"),
+          ask(audited, "getProfile"),
         ]);
-        if (isUnreachable(have) && have.kind === "failed") throw have.failure;
-        return auditAuthority(authority, want, have);
+        for (const answer of [haveGet, haveProfile]) {
+          if (answer.kind === "failed" && isUnreachable(answer)) throw answer.failure;
+        }
+        return auditAuthority(
+          authority,
+          { expected: wantGet, actual: haveGet },
+          { expected: wantProfile, actual: haveProfile },
+        );
       }),
     );
   } finally {
