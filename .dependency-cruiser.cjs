@@ -24,7 +24,8 @@ const layers = {
   ],
   // Watcher output in, proxy API messages out: no cluster access.
   "packages/translators": ["packages/core", "packages/go-compat", "packages/proto"],
-  // The server composes every package; the CLI speaks only the proto API to a server.
+  // The server composes every package. The CLI speaks the proto API to a server; only
+  // `dst audit` imports the server (lazily, apps/cli README "dst audit"), as its reference.
   "apps/destination-server": [
     "packages/core",
     "packages/go-compat",
@@ -37,7 +38,7 @@ const layers = {
     "packages/multicluster-watcher",
     "packages/translators",
   ],
-  "apps/cli": ["packages/proto"],
+  "apps/cli": ["packages/proto", "apps/destination-server"],
 };
 
 const literal = (path) => path.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");

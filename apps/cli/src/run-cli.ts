@@ -23,6 +23,8 @@ async function dispatch(command: CliCommand, io: CliIo): Promise<ExitCode> {
       return (await import("./commands/endpoints-command.js")).runEndpoints(command, io);
     case "diagnose":
       return (await import("./commands/diagnose-command.js")).runDiagnose(command, io);
+    case "audit":
+      return (await import("./commands/audit-command.js")).runAudit(command, io);
   }
 }
 

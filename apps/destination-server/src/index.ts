@@ -33,5 +33,11 @@ export type {
   ServerLoggerOptions,
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
+export {
+  type ReferenceServer,
+  type ReferenceServicePort,
+  type ReferenceSource,
+  startReferenceServer,
+} from "./reference/reference-server.js";
 export type { DestinationServerOptions } from "./server-options.js";
 export { VERSION } from "./version.js";

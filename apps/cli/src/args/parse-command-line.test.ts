@@ -210,3 +210,38 @@ describe("parseCommandLine: diagnose", () => {
     expect(error.usage).toBe(commandUsage.diagnose);
   });
 });
+
+describe("parseCommandLine: audit", () => {
+  it("reads the authorities or --all, and the source", () => {
+    expect(
+      parseCommandLine(["audit", "--manifests", "dir", AUTHORITY, "--ns", "emojivoto"]),
+    ).toEqual({
+      kind: "audit",
+      authorities: [AUTHORITY],
+      all: false,
+      source: { manifests: "dir", kubeconfig: undefined, kubeContext: undefined },
+      options: {
+        addr: DEFAULT_ADDR,
+        contextToken: '{"ns":"emojivoto"}',
+        output: "table",
+        timeoutMs: DEFAULT_TIMEOUT_MS,
+      },
+    } satisfies CliCommand);
+    expect(parseCommandLine(["audit", "--all", "--context", "prod", "-o", "json"])).toMatchObject({
+      kind: "audit",
+      authorities: [],
+      all: true,
+      source: { kubeContext: "prod" },
+    });
+  });
+
+  it.each([
+    [["audit", "--manifests", "dir"], /AUTHORITY... or --all/],
+    [["audit", "--all", "--manifests", "dir", AUTHORITY], /AUTHORITY... or --all/],
+    [["audit", "--manifests", "dir", "--kubeconfig", "k", AUTHORITY], /cannot be combined/],
+    [["audit", "--manifests", "dir", "-o", "yaml", AUTHORITY], /not yaml/],
+    [["get", "--manifests", "dir", AUTHORITY], /--manifests applies only to audit/],
+  ])("refuses %j", (argv, message) => {
+    expect(() => parseCommandLine(argv)).toThrow(message);
+  });
+});

@@ -19,6 +19,13 @@ export interface SessionOptions {
   readonly timeoutMs: number;
 }
 
+/** Where `dst audit` reads what the server must answer: manifests, or a kubeconfig's cluster. */
+export interface AuditSource {
+  readonly manifests?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly kubeContext?: string | undefined;
+}
+
 export type CliCommand =
   | { readonly kind: "help"; readonly text: string }
   | { readonly kind: "version" }
@@ -41,6 +48,14 @@ export type CliCommand =
       readonly output: OutputFormat;
       /** Deadline for the admin server's answer. */
       readonly timeoutMs: number;
+    }
+  | {
+      readonly kind: "audit";
+      /** Empty with `all`. */
+      readonly authorities: readonly string[];
+      readonly all: boolean;
+      readonly source: AuditSource;
+      readonly options: SessionOptions;
     };
 
 /** A command line `dst` refuses; exits 2 with `usage` printed after the message. */
@@ -67,6 +82,10 @@ const OPTIONS = {
   output: { type: "string", short: "o" },
   timeout: { type: "string" },
   once: { type: "boolean" },
+  all: { type: "boolean" },
+  manifests: { type: "string" },
+  kubeconfig: { type: "string" },
+  context: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -76,6 +95,7 @@ const COMMANDS: readonly string[] = [
   "profile",
   "endpoints",
   "diagnose",
+  "audit",
 ] satisfies CommandName[];
 const isCommandName = (name: string | undefined): name is CommandName =>
   name !== undefined && COMMANDS.includes(name);
@@ -152,6 +172,28 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     output: output as OutputFormat,
     timeoutMs,
   };
+
+  const sourceFlags = (["all", "manifests", "kubeconfig", "context"] as const).filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (name === "audit") {
+    if (options.output === "yaml") fail("audit writes table or json, not yaml");
+    const all = values.all === true;
+    if (all === operands.length > 0) fail("audit needs AUTHORITY... or --all (not both)");
+    if (values.manifests !== undefined && (values.kubeconfig ?? values.context) !== undefined) {
+      fail("--manifests cannot be combined with --kubeconfig or --context");
+    }
+    if (values.manifests === "" || values.kubeconfig === "") {
+      fail("--manifests and --kubeconfig must not be empty");
+    }
+    const source: AuditSource = {
+      manifests: values.manifests,
+      kubeconfig: values.kubeconfig,
+      kubeContext: values.context,
+    };
+    return { kind: "audit", authorities: operands, all, source, options };
+  }
+  if (sourceFlags.length > 0) fail(`--${sourceFlags[0]} applies only to audit`);
 
   if (name === "diagnose") {
     if (values["context-token"] !== undefined || builtToken !== "") {

@@ -1,6 +1,6 @@
 // Help texts. Each command's text is printed for `dst COMMAND --help` and after a usage error.
 
-export type CommandName = "get" | "profile" | "endpoints" | "diagnose";
+export type CommandName = "get" | "profile" | "endpoints" | "diagnose" | "audit";
 
 const FLAGS = `Flags:
   --addr HOST:PORT        destination server gRPC address (default localhost:8086)
@@ -33,6 +33,7 @@ Usage:
   dst profile AUTHORITY [flags]       profile of a service or ip:port, live (GetProfile)
   dst endpoints AUTHORITY... [flags]  endpoints of several services, once
   dst diagnose AUTHORITY [flags]      why each address of a service is or is not served
+  dst audit AUTHORITY... | --all      the server's answers against what the cluster implies
   dst help [COMMAND]                  help for a command
   dst --version
 
@@ -133,5 +134,49 @@ ${EXIT_CODES}
 Examples:
   dst diagnose web-svc.emojivoto.svc.cluster.local:80
   dst diagnose --admin-addr 10.0.0.5:9996 -o json emoji-svc.emojivoto.svc.cluster.local:8080
+`,
+  audit: `dst audit: does the server answer Get as the cluster (or a folder of manifests) says it
+must? What to run when a proxy misbehaves.
+
+Usage:
+  dst audit AUTHORITY... [--all] [--kubeconfig PATH [--context NAME] | --manifests DIR] [flags]
+
+dst starts a reference destination server in-process on the source (the cluster of --kubeconfig,
+resolved as the server resolves it when the flag is left out, or --manifests DIR), waits for its
+caches, and asks it and the server at --addr the same Get and GetProfile, with the same context
+token. The first Get answer of each is compared endpoint by endpoint as a proxy holds it:
+address, weight, identity, protocol hint and opaque transport, authority override, metric labels
+(zone included). An endpoint is missing (the source implies it, the server lacks it), extra, or
+changed (with the fields that differ). The first profiles are compared field by field (opaque
+protocol, endpoint, routes, retry budget, dst overrides, refs). A silent stream (no endpoints or
+no profile within --timeout) holds nothing; an error agrees only with the same kind of error. The reference uses the server's default options
+(cluster domain cluster.local, default identity trust domain and opaque ports).
+
+  --all                   every port of every Service in the source
+  --manifests DIR         the expected answers come from this folder of manifests
+  --kubeconfig PATH       ... or from this kubeconfig's cluster (default: KUBECONFIG,
+                          ~/.kube/config, then in-cluster)
+  --context NAME          the kubeconfig context (default: its current context)
+  -o, --output FORMAT     table (default): one row per authority (status, missing, extra,
+                          changed, profile, details); json: one object per authority and line
+
+  --addr HOST:PORT        destination server gRPC address (default localhost:8086)
+  --context-token TOKEN   send this context token verbatim
+  --ns NAMESPACE          build the token {"ns":…,"nodeName":…,"pod":…} from these,
+  --node NODE             as the proxy injector does for a pod (not with --context-token)
+  --pod POD
+  --timeout DURATION      deadline to connect and for each first answer (default 5s)
+  -h, --help              show this help
+
+Exit codes:
+  0    every authority agrees
+  1    some authority diverges, or the source could not be read
+  2    usage error
+  3    server unreachable
+  130  interrupted (Ctrl-C); the streams are cancelled
+
+Examples:
+  dst audit --manifests examples/manifests web-svc.emojivoto.svc.cluster.local:80
+  dst audit --all --context prod -o json
 `,
 };

@@ -34,7 +34,8 @@ export interface DestinationStream {
   cancel(): void;
 }
 
-interface MethodMessages {
+/** What each streaming method sends. */
+export interface MethodMessages {
   get: Update;
   getProfile: DestinationProfile;
 }

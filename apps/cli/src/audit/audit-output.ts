@@ -1,0 +1,74 @@
+// `dst audit`'s output: one table row per authority, or one JSON object per authority.
+import { DestinationProfileSchema, type JsonValue, WeightedAddrSchema } from "@destination/proto";
+import { messageJson } from "../render/message-output.js";
+import type { Styles } from "../render/styles.js";
+import { formatTable } from "../render/text-table.js";
+import type { AuthorityAudit } from "./authority-audit.js";
+
+function details(audit: AuthorityAudit): string {
+  const parts = [
+    ...audit.diff.missing.map((d) => `missing ${d.address}`),
+    ...audit.diff.extra.map((d) => `extra ${d.address}`),
+    ...audit.diff.changed.map((d) => `changed ${d.address} (${d.fields.join(", ")})`),
+    ...(audit.profile.fields.length > 0 ? [`profile (${audit.profile.fields.join(", ")})`] : []),
+    ...audit.notes,
+  ];
+  return parts.length === 0 ? "-" : parts.join("; ");
+}
+
+export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styles): string {
+  return formatTable(
+    ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "PROFILE", "DETAILS"],
+    audits.map((audit) => ({
+      cells: [
+        audit.authority,
+        audit.status,
+        String(audit.diff.missing.length),
+        String(audit.diff.extra.length),
+        String(audit.diff.changed.length),
+        audit.profile.agrees ? "ok" : "differs",
+        details(audit),
+      ],
+      style: audit.status === "ok" ? undefined : styles.red,
+    })),
+    styles.bold,
+  );
+}
+
+const endpointJson = (addr: Parameters<typeof messageJson<typeof WeightedAddrSchema>>[1]) =>
+  messageJson(WeightedAddrSchema, addr);
+
+/** One authority as JSON: status, counts, and each differing endpoint with both sides. */
+export function auditJson(audit: AuthorityAudit): JsonValue {
+  const { missing, extra, changed } = audit.diff;
+  return {
+    authority: audit.authority,
+    status: audit.status,
+    counts: { missing: missing.length, extra: extra.length, changed: changed.length },
+    missing: missing.map((d) => ({
+      address: d.address,
+      ...(d.expected ? { expected: endpointJson(d.expected) } : {}),
+    })),
+    extra: extra.map((d) => ({
+      address: d.address,
+      ...(d.actual ? { actual: endpointJson(d.actual) } : {}),
+    })),
+    changed: changed.map((d) => ({
+      address: d.address,
+      fields: [...d.fields],
+      ...(d.expected ? { expected: endpointJson(d.expected) } : {}),
+      ...(d.actual ? { actual: endpointJson(d.actual) } : {}),
+    })),
+    profile: {
+      status: audit.profile.agrees ? "ok" : "differs",
+      fields: [...audit.profile.fields],
+      ...(audit.profile.agrees || audit.profile.expected === undefined
+        ? {}
+        : { expected: messageJson(DestinationProfileSchema, audit.profile.expected) }),
+      ...(audit.profile.agrees || audit.profile.actual === undefined
+        ? {}
+        : { actual: messageJson(DestinationProfileSchema, audit.profile.actual) }),
+    },
+    notes: [...audit.notes],
+  };
+}
