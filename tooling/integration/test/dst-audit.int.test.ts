@@ -1,0 +1,95 @@
+// `dst audit --kubeconfig` on a real kube-apiserver: the reference it builds from the cluster
+// agrees with a server that watches the same cluster (exit 0), and names the endpoint a server
+// serving something else lacks (exit 1). Both the server and dst run as their built binaries.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { clusterBasics, pod, service, slice } from "@destination/server/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SpawnedServer, spawnServer } from "../src/binary.js";
+import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
+
+const DST = fileURLToPath(new URL("../../../apps/cli/bin/dst.js", import.meta.url));
+const AUTHORITY = "cart.shop.svc.cluster.local:8080";
+
+const cart = (ips: string[]) => [
+  service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
+  ...ips.map((ip, i) => pod({ namespace: "shop", name: `cart-${i}`, ip, ports: [["http", 8080]] })),
+  slice(
+    "shop",
+    "cart-1",
+    "cart",
+    [{ port: 8080 }],
+    ips.map((ip, i) => ({ ip, pod: `cart-${i}` })),
+  ),
+];
+
+function dst(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [DST, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let ctx: IntegrationEnv | undefined;
+const servers: SpawnedServer[] = [];
+let folder: string | undefined;
+beforeAll(async () => {
+  ctx = await startIntegrationEnv();
+  await ctx.api.apply(...clusterBasics(), ...cart(["10.244.3.1", "10.244.3.2"]));
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await ctx?.stop();
+  if (folder !== undefined) await rm(folder, { recursive: true, force: true });
+});
+
+describe("dst audit --kubeconfig (real kube-apiserver)", () => {
+  it("agrees with a server watching the same cluster", async () => {
+    if (!ctx) throw new Error("no API server");
+    const server = await spawnServer(["--kubeconfig", ctx.env.kubeconfigPath]);
+    servers.push(server);
+    const run = await dst([
+      "audit",
+      "--kubeconfig",
+      ctx.env.kubeconfigPath,
+      "--addr",
+      `127.0.0.1:${server.grpcPort}`,
+      "-o",
+      "json",
+      AUTHORITY,
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"status":"ok"');
+  });
+
+  it("names what a server serving something else lacks, and exits 1", async () => {
+    if (!ctx) throw new Error("no API server");
+    // A server that knows one pod of the two the cluster has.
+    folder = await mkdtemp(join(tmpdir(), "dst-audit-int-"));
+    await writeFile(
+      join(folder, "cart.yaml"),
+      [...clusterBasics(), ...cart(["10.244.3.1"])].map((o) => JSON.stringify(o)).join("\n---\n"),
+    );
+    const stale = await spawnServer(["--manifests", folder]);
+    servers.push(stale);
+    const run = await dst([
+      "audit",
+      "--kubeconfig",
+      ctx.env.kubeconfigPath,
+      "--addr",
+      `127.0.0.1:${stale.grpcPort}`,
+      AUTHORITY,
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/divergent/);
+    expect(run.stdout).toMatch(/missing 10\.244\.3\.2:8080/);
+  });
+});
