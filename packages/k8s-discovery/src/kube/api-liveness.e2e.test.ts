@@ -177,23 +177,27 @@ describe("the API server silence bound", () => {
     const { port, requests } = await scriptedServer((n, req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       if (req.url?.includes("watch=true")) {
-        // The first watch brings a bookmark at 7, then nothing; the second stays open too.
+        // The first watch brings an event at 6 and a bookmark at 7 in one write, then nothing;
+        // the second stays open too. The event shows the test when the write was read.
         if (n === 1) {
+          const added = { type: "ADDED", object: profile("web", "6") };
           const bookmark = {
             type: "BOOKMARK",
             object: { kind: "ServiceProfile", metadata: { resourceVersion: "7" } },
           };
-          res.write(`${JSON.stringify(bookmark)}\n`);
+          res.write(`${JSON.stringify(added)}\n${JSON.stringify(bookmark)}\n`);
         } else res.write("");
         return;
       }
       res.end(JSON.stringify({ metadata: { resourceVersion: "5" }, items: [] }));
     });
-    const { store, lists } = recordingStore();
+    const { store, lists, applied } = recordingStore();
     const { reflector: r, warnings } = reflector(port, store, clock);
     r.start();
     await eventually(() => expect(requests).toHaveLength(2));
     expect(requests[1]?.searchParams.get("resourceVersion")).toBe("5");
+    // The watch's write was read (on a loaded machine it can come after the test's next step).
+    await eventually(() => expect(applied).toHaveLength(1));
     // Short of the bound the watch stays.
     await eventually(() => expect(clock.pendingTimers).toBe(1));
     clock.advance(watchSilenceMs(SILENCE_MS) - 1);
