@@ -79,9 +79,16 @@ describe("-enable-pprof", () => {
 
   it("takes one CPU profile at a time, as Go does", async () => {
     const { adminPort } = await serverWith(["-enable-pprof=true"]);
-    const first = adminGet(adminPort, "/debug/pprof/profile?seconds=2");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const second = await adminGet(adminPort, "/debug/pprof/profile?seconds=1");
+    let firstDone = false;
+    const first = adminGet(adminPort, "/debug/pprof/profile?seconds=3").finally(() => {
+      firstDone = true;
+    });
+    // Asked again until the first is seen running (no sleep: on a loaded machine the first may
+    // start late); each refused request answers at once.
+    let second = await adminGet(adminPort, "/debug/pprof/profile?seconds=1");
+    while (second.status !== 500 && !firstDone) {
+      second = await adminGet(adminPort, "/debug/pprof/profile?seconds=1");
+    }
     expect(second).toEqual({
       status: 500,
       body: "Could not enable CPU profiling: cpu profiling already in use\n",
