@@ -94,7 +94,13 @@ describe("self-audit of Get against the API server", () => {
       .filter((l) => l.level === "warning" || l.level === "warn")
       .filter((l) => String(l.msg ?? l.message).includes("self-audit"));
     expect(warned).toHaveLength(1);
-    expect(warned[0]).toMatchObject({ authority: AUTHORITY, service: "shop/web", port: 8080 });
+    // The stream's own messages were compared (it is its subscription's witness).
+    expect(warned[0]).toMatchObject({
+      authority: AUTHORITY,
+      service: "shop/web",
+      port: 8080,
+      heldBy: "stream",
+    });
     expect(JSON.stringify(warned[0]?.missing)).toContain("10.0.0.2:8080");
     expect(warned[0]?.relisting).toEqual(["EndpointSlice"]);
     expect(logLines(server).filter((l) => l.level === "error")).toEqual([]);

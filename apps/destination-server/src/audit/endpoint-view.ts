@@ -32,7 +32,9 @@ export class EndpointView {
     this.#messages += 1;
     switch (update.update.case) {
       case "add": {
-        const setLabels = { ...update.update.value.metricLabels };
+        // Shared, not copied: a sent message is never changed, and a witness stream's view
+        // lives as long as the stream.
+        const setLabels = update.update.value.metricLabels;
         for (const addr of update.update.value.addrs) {
           if (addr.addr === undefined) continue;
           this.#endpoints.set(tcpAddressToString(addr.addr), { addr, setLabels });

@@ -17,10 +17,17 @@ export interface EndpointDifference {
 /** How one subscription's streams differ from the fresh answer, at the level a proxy sees. */
 export interface GetDivergence {
   readonly subscription: GetSubscription;
+  /**
+   * Whose view was compared: `stream`, what one of the subscription's streams was sent (its
+   * witness); `watcher`, the watcher's current set, when no open stream folds what it is sent.
+   */
+  readonly heldBy: HeldBy;
   readonly missing: readonly EndpointDifference[];
   readonly extra: readonly EndpointDifference[];
   readonly changed: readonly EndpointDifference[];
 }
+
+export type HeldBy = "stream" | "watcher";
 
 /** A watcher and the translation a subscription's zone gets on it. */
 export interface GetSide {
@@ -60,6 +67,7 @@ export function compareViews(
   subscription: GetSubscription,
   held: EndpointView,
   expected: EndpointView,
+  heldBy: HeldBy,
 ): GetDivergence {
   const missing: EndpointDifference[] = [];
   const extra: EndpointDifference[] = [];
@@ -72,32 +80,11 @@ export function compareViews(
   for (const [address, have] of held.endpoints) {
     if (!expected.endpoints.has(address)) extra.push({ address, held: have });
   }
-  return { subscription, missing, extra, changed };
+  return { subscription, heldBy, missing, extra, changed };
 }
 
 export function isDivergent(d: GetDivergence): boolean {
   return d.missing.length + d.extra.length + d.changed.length > 0;
-}
-
-/**
- * Compares each subscription's held view on the live side with a view computed by the same
- * watcher and translator code on the fresh side; returns the divergent ones.
- */
-export function compareGet(
-  subscriptions: readonly GetSubscription[],
-  live: GetSide,
-  fresh: GetSide,
-): GetDivergence[] {
-  const divergent: GetDivergence[] = [];
-  for (const subscription of subscriptions) {
-    const d = compareViews(
-      subscription,
-      heldView(live, subscription),
-      heldView(fresh, subscription),
-    );
-    if (isDivergent(d)) divergent.push(d);
-  }
-  return divergent;
 }
 
 /** A divergence as log fields: the authority, and each endpoint with what differs. */
@@ -115,6 +102,7 @@ export function describeDivergence(d: GetDivergence, limit = 20): Record<string,
     ...(s.key.nodeName === "" ? {} : { nodeName: s.key.nodeName }),
     zone: s.zone,
     streams: s.streams,
+    heldBy: d.heldBy,
     missing: d.missing
       .slice(0, limit)
       .map((e) => ({ address: e.address, expected: endpoint(e.expected) })),

@@ -5,7 +5,7 @@
 export class HeldSubscriptions<T extends object> {
   readonly #held = new Map<string, { subscription: T; streams: number }>();
 
-  constructor(private readonly idOf: (subscription: T) => string) {}
+  constructor(protected readonly idOf: (subscription: T) => string) {}
 
   /** A stream starts holding `subscription`; returns what stops it holding it (call once). */
   add(subscription: T): () => void {

@@ -8,17 +8,38 @@ import {
 } from "@destination/k8s-discovery";
 import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
+import { create, tcpAddressFromString, UpdateSchema } from "@destination/proto";
+import {
+  EndpointTranslation,
+  EndpointTranslator,
+  type EndpointTranslatorConfig,
+} from "@destination/translators";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { clusterBasics, pod, server, service, slice } from "../testing/objects.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
-import { GetSubscriptions } from "./get-subscriptions.js";
+import { GetSubscriptions, witnessedSink } from "./get-subscriptions.js";
 import { cacheOf } from "./object-differences.js";
 import { ProfileSubscriptions } from "./profile-subscriptions.js";
 import { StreamAudit } from "./stream-audit.js";
 
 const WEB = { app: "web" };
 const KINDS = Object.keys(RESOURCE_KINDS) as ResourceKind[];
+const WEB_SUBSCRIPTION = {
+  service: { namespace: "shop", name: "web" },
+  port: 8080,
+  key: { hostname: "", nodeName: "node-a", enableEndpointFiltering: true },
+  zone: "",
+  authority: "web.shop.svc.cluster.local:8080",
+};
+const TRANSLATOR_CONFIG: EndpointTranslatorConfig = {
+  controllerNamespace: "linkerd",
+  identityTrustDomain: "cluster.local",
+  enableH2Upgrade: true,
+  forceOpaqueTransport: false,
+  extEndpointZoneWeights: false,
+  defaultOpaquePorts: new Set(),
+};
 
 /**
  * `truth` is the API server; `live` the server's caches, which hear of truth's objects only when
@@ -62,14 +83,7 @@ function setup(relistHeals = true, listsFail = false, settleMs = 0) {
     getSubscriptions: subscriptions,
     profileSubscriptions,
     defaultOpaquePorts: new Set(),
-    translatorConfig: {
-      controllerNamespace: "linkerd",
-      identityTrustDomain: "cluster.local",
-      enableH2Upgrade: true,
-      forceOpaqueTransport: false,
-      extEndpointZoneWeights: false,
-      defaultOpaquePorts: new Set(),
-    },
+    translatorConfig: TRANSLATOR_CONFIG,
     enableEndpointSlices: true,
     enableIPv6: true,
     metrics: auditMetrics(metrics),
@@ -94,17 +108,33 @@ function setup(relistHeals = true, listsFail = false, settleMs = 0) {
   }
   void live.start();
   sync();
-  const subscribe = () =>
-    subscriptions.add({
-      service: { namespace: "shop", name: "web" },
-      port: 8080,
-      key: { hostname: "", nodeName: "node-a", enableEndpointFiltering: true },
-      zone: "",
-      authority: "web.shop.svc.cluster.local:8080",
-    });
+  const subscribe = () => subscriptions.add(WEB_SUBSCRIPTION);
+  /** A stream as the Get handler opens one: held, translated, its witness folding when it is one. */
+  const openStream = () => {
+    const held = subscriptions.hold(WEB_SUBSCRIPTION);
+    const sink = { send: () => true };
+    const translator = new EndpointTranslator(
+      new EndpointTranslation(TRANSLATOR_CONFIG).forZone(""),
+      held.witness === undefined ? sink : witnessedSink(sink, held.witness),
+    );
+    const { service, port, key } = WEB_SUBSCRIPTION;
+    watchers.endpoints.subscribe(service, port, key, translator);
+    return held;
+  };
   const metric = (name: string, labels: Record<string, string> = {}) => metrics.value(name, labels);
   const at = (level: string) => logs.filter((l) => l.level === level);
-  return { truth, live, audit, relisted, subscribe, profileSubscriptions, metric, at, sync };
+  return {
+    truth,
+    live,
+    audit,
+    relisted,
+    subscribe,
+    openStream,
+    profileSubscriptions,
+    metric,
+    at,
+    sync,
+  };
 }
 
 const twoEndpoints = () =>
@@ -217,6 +247,53 @@ describe("StreamAudit", () => {
       "self-audit run failed; the next one runs as scheduled",
     ]);
   });
+  it("compares what the witness stream was sent, and sees it healed by the relist", async () => {
+    const { truth, audit, openStream, relisted } = setup();
+    const stream = openStream();
+    openStream();
+    truth.apply(twoEndpoints());
+    const report = await audit.run();
+    expect(report.result).toBe("healed");
+    expect(report.divergent.map((d) => [d.heldBy, d.missing.map((e) => e.address)])).toEqual([
+      ["stream", ["10.0.0.2:8080"]],
+    ]);
+    expect(relisted).toEqual([["EndpointSlice"]]);
+    // The relisted cache's event reached the stream, as the recheck saw.
+    expect(stream.witness?.addresses()).toEqual(["10.0.0.1:8080", "10.0.0.2:8080"]);
+  });
+
+  it("logs a stream that lost what its watcher holds as a bug: a relist cannot heal it", async () => {
+    const { audit, openStream, metric, at } = setup();
+    const { witness } = openStream();
+    // What a translator's wrong diff would do: the stream was told web-1 went, the cache knows
+    // it did not.
+    witness?.apply(
+      create(UpdateSchema, {
+        update: { case: "remove", value: { addrs: [tcpAddressFromString("10.0.0.1:8080")] } },
+      }),
+    );
+    const report = await audit.run();
+    expect(report.result).toBe("unhealed");
+    expect(report.unhealed.map((d) => [d.heldBy, d.missing.map((e) => e.address)])).toEqual([
+      ["stream", ["10.0.0.1:8080"]],
+    ]);
+    expect(metric(AUDIT_METRIC_NAMES.runs, { result: "unhealed" })).toBe(1);
+    expect(at("error")).toEqual([
+      expect.objectContaining({ heldBy: "stream", authority: WEB_SUBSCRIPTION.authority }),
+    ]);
+  });
+
+  it("falls back to the watcher's set when the witness stream has ended", async () => {
+    const { truth, audit, openStream, subscribe } = setup();
+    const witness = openStream();
+    subscribe();
+    witness.release();
+    truth.apply(twoEndpoints());
+    const report = await audit.run();
+    expect(report.divergent.map((d) => d.heldBy)).toEqual(["watcher"]);
+    expect(report.result).toBe("healed");
+  });
+
   it("finds a service profile whose opaque ports went stale, and heals it", async () => {
     const { truth, audit, relisted, profileSubscriptions, metric, at } = setup();
     profileSubscriptions.add({

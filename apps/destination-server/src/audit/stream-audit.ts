@@ -99,9 +99,9 @@ const nothing = (found: Found) => found.get.length + found.profiles.length === 0
  * The self-audit (README "Self-audit"): lists the kinds the answers depend on from the API
  * server, one kind at a time, into a throwaway in-memory cluster; runs second watchers (endpoints,
  * workloads, profiles, opaque ports) and the same translators on it; and compares what a proxy
- * holds from the live watchers with what it would hold from the fresh ones: per Get
- * subscription (service port, filter key, zone) the endpoints, per GetProfile subscription the
- * profile. The rules are the watchers' and translators' own code on both sides, so the audit
+ * holds with what it would hold from the fresh ones: per Get subscription (service port, filter
+ * key, zone) the endpoints its witness stream was sent (the live watcher's current set when it
+ * has none), per GetProfile subscription the profile. The rules are the watchers' and translators' own code on both sides, so the audit
  * cannot disagree with them: it finds caches that missed events (and watcher state that went
  * wrong). A divergence is logged, counted and healed by relisting the kinds whose objects differ;
  * one that survives the relist is logged as a bug with the objects' names and versions.
@@ -260,7 +260,13 @@ export class StreamAudit {
   ): Promise<Found> {
     const live = this.#live();
     const get = gets
-      .map((s) => compareViews(s, heldView(live.get, s), heldView(fresh.get, s)))
+      .map((s) => {
+        const witness = this.#options.getSubscriptions.witnessOf(s);
+        const expected = heldView(fresh.get, s);
+        return witness === undefined
+          ? compareViews(s, heldView(live.get, s), expected, "watcher")
+          : compareViews(s, witness, expected, "stream");
+      })
       .filter(isDivergent);
     const found: ProfileDivergence[] = [];
     // One at a time: an endpoint-profile subscribe may read an owner from the API server.

@@ -3,6 +3,7 @@ import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status as Status } from "@grpc/grpc-js";
+import { type HeldGet, witnessedSink } from "../audit/get-subscriptions.js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
@@ -14,6 +15,9 @@ import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpo
 import { FederatedStream } from "./federated-stream.js";
 import { remoteTarget } from "./remote-target.js";
 import { StatusError } from "./status-error.js";
+
+/** A remote stream's hold: remote clusters' caches are not audited. */
+const NOT_AUDITED: HeldGet = { witness: undefined, release: () => {} };
 
 /**
  * `Get`: route the authority, check the Service, then dispatch (README "Get dispatch"):
@@ -73,57 +77,62 @@ export function handleGet(
       remote === undefined
         ? ctx.endpointTranslation
         : ctx.remoteTranslations.forCluster(remote.remote);
+    const key = {
+      hostname: route.instance,
+      nodeName: token.nodeName,
+      // Traffic-policy and zone-hint filtering apply to local endpoints only.
+      enableEndpointFiltering: remote === undefined,
+    };
+    // Local streams are what the self-audit checks (README "Self-audit"); a subscription's
+    // witness stream also folds what it is sent, for the audit to compare.
+    const hold = (zoneOfStream: string): HeldGet =>
+      remote === undefined
+        ? ctx.getSubscriptions.hold({
+            service: route.service,
+            port: route.port,
+            key,
+            zone: zoneOfStream,
+            authority: path,
+          })
+        : NOT_AUDITED;
+    const translatorFor = (zoneOfStream: string, held: HeldGet) =>
+      new EndpointTranslator(
+        translation.forZone(zoneOfStream),
+        held.witness === undefined ? session.sink : witnessedSink(session.sink, held.witness),
+        logger,
+      );
+    let held = hold(zone);
     let source: EndpointSource = {
       watcher: remote?.remote.watcher ?? ctx.endpoints,
       service: remote?.service ?? route.service,
       port: route.port,
-      key: {
-        hostname: route.instance,
-        nodeName: token.nodeName,
-        // Traffic-policy and zone-hint filtering apply to local endpoints only.
-        enableEndpointFiltering: remote === undefined,
-      },
-      translator: new EndpointTranslator(translation.forZone(zone), session.sink, logger),
+      key,
+      translator: translatorFor(zone, held),
     };
     try {
       subscribeSource(source);
     } catch (err) {
+      held.release();
       if (err instanceof InvalidServiceError) throw externalNameService(path);
       throw err;
     }
-    // Local streams are what the self-audit checks (README "Self-audit").
-    const audited = (zoneOfStream: string) =>
-      remote === undefined
-        ? ctx.getSubscriptions.add({
-            service: route.service,
-            port: route.port,
-            key: source.key,
-            zone: zoneOfStream,
-            authority: path,
-          })
-        : () => {};
-    let unaudit = audited(zone);
     // The caller's Node cached after the stream started, or relabelled: subscribe again with the
     // new zone's translation, so the whole set is sent again (one add) with the zone labels and
     // weights it would have had from the start.
     const unfollow = ctx.nodeZones.follow(token.nodeName, (next) => {
-      const rezoned: EndpointSource = {
-        ...source,
-        translator: new EndpointTranslator(translation.forZone(next), session.sink, logger),
-      };
       unsubscribeSource(source);
-      unaudit();
-      source = rezoned;
+      held.release();
+      held = hold(next);
+      source = { ...source, translator: translatorFor(next, held) };
       try {
         subscribeSource(source);
-        unaudit = audited(next);
       } catch (err) {
         session.failUnexpected(err);
       }
     });
     session.onEnd(() => {
       unfollow();
-      unaudit();
+      held.release();
       unsubscribeSource(source);
     });
     if (remote !== undefined) followRemoteCluster(ctx, session, remote.remote);
