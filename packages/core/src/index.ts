@@ -26,6 +26,8 @@ export type {
   MetricsRegistry,
 } from "./metrics.js";
 export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
+export type { NamespacedName } from "./namespaced-name.js";
+export { namespacedNameKey } from "./namespaced-name.js";
 export { nodeZoneOf } from "./node-zone.js";
 export type * from "./objects/core.js";
 export type * from "./objects/discovery.js";

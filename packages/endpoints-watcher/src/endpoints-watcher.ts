@@ -7,7 +7,9 @@ import {
   type LingerTimers,
   type Logger,
   type MetricsRegistry,
+  type NamespacedName,
   type Node,
+  namespacedNameKey,
   nodeZoneOf,
   noopMetrics,
   type PartialObjectMetadata,
@@ -16,19 +18,26 @@ import {
   type Service,
   silentLogger,
 } from "@destination/core";
+
 import { type Cluster, keyOf } from "@destination/k8s-discovery";
+
 import type { FilterKey } from "./filter-key.js";
+
 import { podChangedForAddresses } from "./pod-address-change.js";
+
 import type { PublisherContext } from "./port-publisher.js";
-import { type ServiceId, serviceIdKey } from "./service-id.js";
+
 import { ServicePublisher } from "./service-publisher.js";
+
 import { sliceServiceName } from "./slice-service.js";
+
 import {
   type AddressSource,
   type ReferencedKind,
   SourceReferences,
   sourceOf,
 } from "./source-references.js";
+
 import { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
 export interface EndpointsWatcherOptions {
@@ -181,12 +190,17 @@ export class EndpointsWatcher {
    * fine (it is served once it appears). Throws InvalidServiceError for a cached ExternalName
    * Service.
    */
-  subscribe(service: ServiceId, port: number, key: FilterKey, listener: EndpointsListener): void {
+  subscribe(
+    service: NamespacedName,
+    port: number,
+    key: FilterKey,
+    listener: EndpointsListener,
+  ): void {
     const svc = this.#cluster.services.get(service.namespace, service.name);
     if (svc?.spec?.type === "ExternalName") {
       throw new InvalidServiceError(service.namespace, service.name);
     }
-    const id = serviceIdKey(service);
+    const id = namespacedNameKey(service);
     this.#publishers.run(() => {
       const publisher = this.#publishers.acquire(
         id,
@@ -206,18 +220,18 @@ export class EndpointsWatcher {
    * told to remove everything it holds (nothing is sent when it holds nothing).
    */
   unsubscribe(
-    service: ServiceId,
+    service: NamespacedName,
     port: number,
     key: FilterKey,
     listener: EndpointsListener,
     withRemove = false,
   ): void {
     this.#publishers.run(() => {
-      const id = serviceIdKey(service);
+      const id = namespacedNameKey(service);
       const publisher = this.#publishers.get(id);
       if (publisher === undefined) {
         this.#logger.error("Cannot unsubscribe from unknown service", {
-          service: serviceIdKey(service),
+          service: namespacedNameKey(service),
           port,
         });
         return;
@@ -233,15 +247,15 @@ export class EndpointsWatcher {
   }
 
   /** Listeners subscribed to a service (or to one of its ports). */
-  subscriberCount(service: ServiceId, port?: number): number {
-    const publisher = this.#publishers.get(serviceIdKey(service));
+  subscriberCount(service: NamespacedName, port?: number): number {
+    const publisher = this.#publishers.get(namespacedNameKey(service));
     if (publisher === undefined) return 0;
     return port === undefined ? publisher.listenerCount : publisher.portListenerCount(port);
   }
 
   /** The ports of a service that have listeners, ascending. */
-  subscribedPorts(service: ServiceId): number[] {
-    return this.#publishers.get(serviceIdKey(service))?.ports() ?? [];
+  subscribedPorts(service: NamespacedName): number[] {
+    return this.#publishers.get(namespacedNameKey(service))?.ports() ?? [];
   }
 
   /** One bad object is logged and skipped; it never stops the cache's other handlers. */
@@ -302,7 +316,8 @@ export class EndpointsWatcher {
     const slice = this.#cluster.endpointSlices.get(source.namespace, source.name);
     if (slice === undefined) return;
     const service = this.#sliceService(slice);
-    if (service !== undefined) this.#publishers.get(serviceIdKey(service))?.sliceUpdated(slice);
+    if (service !== undefined)
+      this.#publishers.get(namespacedNameKey(service))?.sliceUpdated(slice);
   }
 
   /** A node arrived or its zone changed: zone-hint filtering of its subscribers follows. */
@@ -315,7 +330,7 @@ export class EndpointsWatcher {
   }
 
   #publisherOf(obj: KubeObject): ServicePublisher | undefined {
-    return this.#publishers.get(serviceIdKey(objectServiceId(obj)));
+    return this.#publishers.get(namespacedNameKey(namespacedNameOf(obj)));
   }
 
   #serviceChanged(svc: Service): void {
@@ -345,7 +360,7 @@ export class EndpointsWatcher {
     const service = this.#sliceService(slice);
     this.#sliceRecency.set(keyOf(slice), ++this.#lastSliceChange);
     if (service === undefined) return;
-    this.#publishers.get(serviceIdKey(service))?.sliceAdded(slice);
+    this.#publishers.get(namespacedNameKey(service))?.sliceAdded(slice);
   }
 
   /**
@@ -360,11 +375,11 @@ export class EndpointsWatcher {
     const service = this.#sliceService(slice);
     if (previous !== undefined && previous !== service?.name) {
       this.#publishers
-        .get(serviceIdKey({ namespace: slice.metadata.namespace ?? "", name: previous }))
+        .get(namespacedNameKey({ namespace: slice.metadata.namespace ?? "", name: previous }))
         ?.sliceDeleted(key);
     }
     if (service === undefined) return;
-    this.#publishers.get(serviceIdKey(service))?.sliceUpdated(slice);
+    this.#publishers.get(namespacedNameKey(service))?.sliceUpdated(slice);
   }
 
   /**
@@ -377,11 +392,11 @@ export class EndpointsWatcher {
     this.#sliceRecency.delete(key);
     const service = this.#sliceService(slice);
     if (service === undefined) return;
-    this.#publishers.get(serviceIdKey(service))?.sliceDeleted(key);
+    this.#publishers.get(namespacedNameKey(service))?.sliceDeleted(key);
   }
 
   /** The slice's service, or undefined (logged) for a slice that names none. */
-  #sliceService(slice: EndpointSlice): ServiceId | undefined {
+  #sliceService(slice: EndpointSlice): NamespacedName | undefined {
     const name = sliceServiceName(slice);
     if (name === undefined) {
       this.#logger.warn("EndpointSlice names no Service (label or ownerReference); skipped", {
@@ -397,7 +412,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-function objectServiceId(obj: KubeObject): ServiceId {
+function namespacedNameOf(obj: KubeObject): NamespacedName {
   return { namespace: obj.metadata.namespace ?? "", name: obj.metadata.name };
 }
 

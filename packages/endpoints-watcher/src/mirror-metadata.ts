@@ -3,7 +3,7 @@ import type { KubeObject } from "@destination/core";
 // Metadata the service mirror writes on the Endpoints and slices of a mirrored service; the
 // addresses there have no targetRef.
 
-export const CLUSTER_NAME_LABEL = "mirror.linkerd.io/cluster-name";
+export const MIRROR_CLUSTER_NAME_LABEL = "mirror.linkerd.io/cluster-name";
 const GATEWAY_IDENTITY_ANNOTATION = "mirror.linkerd.io/remote-gateway-identity";
 const REMOTE_SVC_FQ_NAME_ANNOTATION = "mirror.linkerd.io/remote-svc-fq-name";
 

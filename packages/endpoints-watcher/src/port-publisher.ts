@@ -3,23 +3,36 @@ import {
   type EndpointSlice,
   type Endpoints,
   type EndpointsListener,
+  type NamespacedName,
   nodeZoneOf,
   type Server,
   type Service,
 } from "@destination/core";
+
 import { keyOf, SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
+
 import { AddressContributions } from "./address-contributions.js";
+
 import { opacityFromServers, serverSelectsAddress } from "./address-opacity.js";
+
 import { EMPTY_LABELS, frozenEntry } from "./address-snapshot.js";
+
 import { type ConversionContext, serverLister } from "./conversion-context.js";
+
 import { endpointsAddresses } from "./endpoints-addresses.js";
+
 import { type FilterKey, filterKeyString } from "./filter-key.js";
+
 import { FilteredListenerGroup, type PortAddresses } from "./filtered-listener-group.js";
-import type { ServiceId } from "./service-id.js";
+
 import { addressSetLabels } from "./set-labels.js";
+
 import { sliceAddresses } from "./slice-addresses.js";
+
 import { type SourceReferences, sourceOf } from "./source-references.js";
+
 import { serviceTargetPort, type TargetPort } from "./target-port.js";
+
 import type { EndpointsWatcherMetrics } from "./watcher-metrics.js";
 
 /** The one source of a port in Endpoints mode. */
@@ -44,7 +57,7 @@ export interface PublisherContext extends ConversionContext {
  * Endpoints object) contributes, and the listener groups that watch their union.
  */
 export class PortPublisher {
-  readonly #service: ServiceId;
+  readonly #service: NamespacedName;
   readonly #srcPort: number;
   readonly #ctx: PublisherContext;
   #targetPort: TargetPort;
@@ -62,7 +75,7 @@ export class PortPublisher {
    * exists yet, so nothing is published.
    */
   constructor(
-    service: ServiceId,
+    service: NamespacedName,
     srcPort: number,
     localTrafficPolicy: boolean,
     ctx: PublisherContext,

@@ -2,13 +2,15 @@ import type {
   EndpointSlice,
   Endpoints,
   EndpointsListener,
+  NamespacedName,
   Publisher,
   Server,
   Service,
 } from "@destination/core";
+
 import type { FilterKey } from "./filter-key.js";
+
 import { PortPublisher, type PublisherContext } from "./port-publisher.js";
-import type { ServiceId } from "./service-id.js";
 
 /**
  * One subscribed service's ports. It lives while it has listeners: its port publishers
@@ -17,12 +19,12 @@ import type { ServiceId } from "./service-id.js";
  * first subscription does.
  */
 export class ServicePublisher implements Publisher {
-  readonly id: ServiceId;
+  readonly id: NamespacedName;
   readonly #ctx: PublisherContext;
   #localTrafficPolicy: boolean;
   readonly #ports = new Map<number, PortPublisher>();
 
-  constructor(id: ServiceId, ctx: PublisherContext) {
+  constructor(id: NamespacedName, ctx: PublisherContext) {
     this.id = id;
     this.#ctx = ctx;
     // Later Service events keep it current; until then the cache has what they said.

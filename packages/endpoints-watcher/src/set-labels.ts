@@ -1,5 +1,5 @@
 import type { KubeObject } from "@destination/core";
-import { CLUSTER_NAME_LABEL, remoteServiceFqName } from "./mirror-metadata.js";
+import { MIRROR_CLUSTER_NAME_LABEL, remoteServiceFqName } from "./mirror-metadata.js";
 
 /**
  * Metric labels of a whole address set, from the Endpoints or slice it came from.
@@ -10,7 +10,7 @@ export function addressSetLabels(source: KubeObject, service: string): Record<st
     service,
     namespace: source.metadata.namespace ?? "",
   };
-  const cluster = source.metadata.labels?.[CLUSTER_NAME_LABEL];
+  const cluster = source.metadata.labels?.[MIRROR_CLUSTER_NAME_LABEL];
   if (cluster !== undefined) {
     labels.target_cluster = cluster;
     const parts = remoteServiceFqName(source)?.split(".") ?? [];

@@ -6,14 +6,18 @@ import {
   type AddressSetEntry,
   type EndpointsListener,
   InMemoryMetrics,
+  type NamespacedName,
 } from "@destination/core";
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
-import { MemoryCluster } from "@destination/k8s-discovery";
-import { EndpointsWatcher, type EndpointsWatcherOptions } from "./endpoints-watcher.js";
-import type { FilterKey } from "./filter-key.js";
-import type { ServiceId } from "./service-id.js";
 
-export const WEB: ServiceId = { namespace: NS, name: "web" };
+import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+
+import { MemoryCluster } from "@destination/k8s-discovery";
+
+import { EndpointsWatcher, type EndpointsWatcherOptions } from "./endpoints-watcher.js";
+
+import type { FilterKey } from "./filter-key.js";
+
+export const WEB: NamespacedName = { namespace: NS, name: "web" };
 export const LOCAL_KEY: FilterKey = { hostname: "", nodeName: "", enableEndpointFiltering: true };
 
 /** The `endpoints_*` series labels of web:80 under LOCAL_KEY. */
@@ -104,7 +108,7 @@ export interface Harness {
   metrics: InMemoryMetrics;
   logger: RecordingLogger;
   /** Subscribes a new recording listener (default: web:80, local filter key). */
-  listen(options?: { service?: ServiceId; port?: number; key?: FilterKey }): RecordingListener;
+  listen(options?: { service?: NamespacedName; port?: number; key?: FilterKey }): RecordingListener;
 }
 
 /** A MemoryCluster with a watcher registered on it (slice mode, IPv6 on, by default). */

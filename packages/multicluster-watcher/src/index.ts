@@ -21,8 +21,8 @@ export {
 } from "./federation.js";
 export {
   CLUSTER_DOMAIN_ANNOTATION,
-  CLUSTER_NAME_LABEL,
   LINK_SECRET_TYPE,
+  MULTICLUSTER_CLUSTER_NAME_LABEL,
   TRUST_DOMAIN_ANNOTATION,
 } from "./link-secret.js";
 export { kubeRemoteClusterFactory } from "./remote-cluster-factory.js";

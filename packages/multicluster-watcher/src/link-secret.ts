@@ -1,7 +1,7 @@
 import type { Secret } from "@destination/core";
 
 export const LINK_SECRET_TYPE = "mirror.linkerd.io/remote-kubeconfig";
-export const CLUSTER_NAME_LABEL = "multicluster.linkerd.io/cluster-name";
+export const MULTICLUSTER_CLUSTER_NAME_LABEL = "multicluster.linkerd.io/cluster-name";
 export const CLUSTER_DOMAIN_ANNOTATION = "multicluster.linkerd.io/cluster-domain";
 export const TRUST_DOMAIN_ANNOTATION = "multicluster.linkerd.io/trust-domain";
 
@@ -24,7 +24,7 @@ export function readLinkSecret(
   | { readonly kind: "link"; readonly link: ClusterLink }
   | { readonly kind: "ignored" }
   | { readonly kind: "invalid"; readonly name: string; readonly reason: string } {
-  const name = secret.metadata.labels?.[CLUSTER_NAME_LABEL];
+  const name = secret.metadata.labels?.[MULTICLUSTER_CLUSTER_NAME_LABEL];
   if (secret.type !== LINK_SECRET_TYPE || name === undefined) return { kind: "ignored" };
   const encoded = secret.data?.kubeconfig;
   if (encoded === undefined) return { kind: "invalid", name, reason: "missing kubeconfig file" };

@@ -10,7 +10,7 @@ import {
 import { endpoint, service, slice } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { ClusterStore, type RemoteCluster } from "./cluster-store.js";
-import { CLUSTER_NAME_LABEL, LINK_SECRET_TYPE } from "./link-secret.js";
+import { LINK_SECRET_TYPE, MULTICLUSTER_CLUSTER_NAME_LABEL } from "./link-secret.js";
 
 export const NS = "emojivoto";
 export const CONTROLLER_NS = "linkerd";
@@ -28,7 +28,7 @@ export function linkSecret(
     metadata: {
       name,
       namespace: CONTROLLER_NS,
-      labels: { [CLUSTER_NAME_LABEL]: cluster },
+      labels: { [MULTICLUSTER_CLUSTER_NAME_LABEL]: cluster },
       annotations: {
         "multicluster.linkerd.io/cluster-domain": `${cluster}.local`,
         "multicluster.linkerd.io/trust-domain": `${cluster}.example`,

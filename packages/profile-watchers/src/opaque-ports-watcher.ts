@@ -4,6 +4,8 @@ import {
   type LingerTimers,
   type Logger,
   type MetricsRegistry,
+  type NamespacedName,
+  namespacedNameKey,
   noopMetrics,
   type OpaquePortsListener,
   type Publisher,
@@ -13,14 +15,10 @@ import {
   serviceOpaquePorts,
   silentLogger,
 } from "@destination/core";
-import type { Cluster } from "@destination/k8s-discovery";
-import { PortSet } from "./port-set.js";
 
-/** A Service by namespace and name. */
-export interface ServiceId {
-  readonly namespace: string;
-  readonly name: string;
-}
+import type { Cluster } from "@destination/k8s-discovery";
+
+import { PortSet } from "./port-set.js";
 
 export interface OpaquePortsWatcherOptions {
   /** `--default-opaque-ports`: the set of a Service without the annotation. */
@@ -52,11 +50,9 @@ class ServiceEntry implements Publisher {
   }
 }
 
-const keyOfId = (id: ServiceId) => `${id.namespace}/${id.name}`;
+const labelsOf = (id: NamespacedName) => ({ namespace: id.namespace, name: id.name });
 
-const labelsOf = (id: ServiceId) => ({ namespace: id.namespace, name: id.name });
-
-const idOf = (service: Service): ServiceId => ({
+const idOf = (service: Service): NamespacedName => ({
   namespace: service.metadata.namespace ?? "",
   name: service.metadata.name,
 });
@@ -107,11 +103,11 @@ export class OpaquePortsWatcher {
    * from the defaults and tells the new listener nothing.
    * Throws `InvalidServiceError` for a cached `ExternalName` Service.
    */
-  subscribe(id: ServiceId, listener: OpaquePortsListener): void {
+  subscribe(id: NamespacedName, listener: OpaquePortsListener): void {
     const cached = this.#cluster.services.get(id.namespace, id.name);
     if (cached?.spec?.type === "ExternalName") throw new InvalidServiceError(id.namespace, id.name);
     const entry = this.#entries.acquire(
-      keyOfId(id),
+      namespacedNameKey(id),
       () =>
         new ServiceEntry(this.#portsOf(cached) ?? this.#defaults, () =>
           this.#subscribersGauge.remove(labelsOf(id)),
@@ -127,8 +123,8 @@ export class OpaquePortsWatcher {
    * Removes one registration of the listener. With the last one gone the entry and its gauge
    * series go too (after the linger, if any); a later subscriber gets its set from the cache.
    */
-  unsubscribe(id: ServiceId, listener: OpaquePortsListener): void {
-    const key = keyOfId(id);
+  unsubscribe(id: NamespacedName, listener: OpaquePortsListener): void {
+    const key = namespacedNameKey(id);
     const entry = this.#entries.get(key);
     if (entry === undefined) {
       this.#logger.error("cannot unsubscribe from an unknown service", labelsOf(id));
@@ -152,7 +148,7 @@ export class OpaquePortsWatcher {
    * first subscriber reads the set from the cache.
    */
   #apply(service: Service): void {
-    const entry = this.#entries.get(keyOfId(idOf(service)));
+    const entry = this.#entries.get(namespacedNameKey(idOf(service)));
     if (entry === undefined) return;
     const ports = this.#portsOf(service);
     if (ports === undefined) return;
@@ -161,11 +157,11 @@ export class OpaquePortsWatcher {
 
   /** A deleted Service falls back to the defaults; its entry stays while listened to. */
   #delete(service: Service): void {
-    const entry = this.#entries.get(keyOfId(idOf(service)));
+    const entry = this.#entries.get(namespacedNameKey(idOf(service)));
     if (entry !== undefined) this.#set(entry, this.#defaults, idOf(service));
   }
 
-  #set(entry: ServiceEntry, ports: PortSet, id: ServiceId): void {
+  #set(entry: ServiceEntry, ports: PortSet, id: NamespacedName): void {
     if (entry.ports.equals(ports)) return;
     entry.ports = ports;
     this.#entries.deliver(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));

@@ -5,6 +5,8 @@ import {
   type Logger,
   type MetricLabels,
   type MetricsRegistry,
+  type NamespacedName,
+  namespacedNameKey,
   noopMetrics,
   type ProfileListener,
   type Publisher,
@@ -13,17 +15,8 @@ import {
   SubscriptionList,
   silentLogger,
 } from "@destination/core";
-import type { Cluster } from "@destination/k8s-discovery";
 
-/**
- * A ServiceProfile by name. `name` is the service FQDN `<svc>.<ns>.svc.<clusterDomain>` (the
- * ServiceProfile's `metadata.name`); `namespace` is where the ServiceProfile is looked for: the
- * service's namespace, or the client's for a primary lookup.
- */
-export interface ProfileId {
-  readonly namespace: string;
-  readonly name: string;
-}
+import type { Cluster } from "@destination/k8s-discovery";
 
 export interface ProfileWatcherOptions {
   logger?: Logger;
@@ -41,7 +34,7 @@ class ProfilePublisher implements Publisher {
   readonly #series: readonly (GaugeMetric | CounterMetric)[];
 
   constructor(
-    id: ProfileId,
+    id: NamespacedName,
     profile: ServiceProfile | null,
     series: readonly (GaugeMetric | CounterMetric)[],
   ) {
@@ -59,9 +52,7 @@ class ProfilePublisher implements Publisher {
   }
 }
 
-const keyOfId = (id: ProfileId) => `${id.namespace}/${id.name}`;
-
-const idOf = (profile: ServiceProfile): ProfileId => ({
+const idOf = (profile: ServiceProfile): NamespacedName => ({
   namespace: profile.metadata.namespace ?? "",
   name: profile.metadata.name,
 });
@@ -112,9 +103,14 @@ export class ProfileWatcher {
     });
   }
 
-  /** Registers the listener and calls `update` with the current profile, or null. */
-  subscribe(id: ProfileId, listener: ProfileListener): void {
-    const publisher = this.#publishers.acquire(keyOfId(id), () => this.#newPublisher(id));
+  /**
+   * Registers the listener and calls `update` with the current profile, or null. `id.name` is
+   * the service FQDN `<svc>.<ns>.svc.<clusterDomain>` (the ServiceProfile's `metadata.name`);
+   * `id.namespace` is where the ServiceProfile is looked for: the service's namespace, or the
+   * client's for a primary lookup.
+   */
+  subscribe(id: NamespacedName, listener: ProfileListener): void {
+    const publisher = this.#publishers.acquire(namespacedNameKey(id), () => this.#newPublisher(id));
     const subscription = publisher.subscriptions.add(listener);
     this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.size);
     const profile = publisher.profile;
@@ -126,8 +122,8 @@ export class ProfileWatcher {
    * last one gone the publisher and its `profile_*` series go too; a later subscriber reads
    * the cache, as the first one did.
    */
-  unsubscribe(id: ProfileId, listener: ProfileListener): void {
-    const publisher = this.#publishers.get(keyOfId(id));
+  unsubscribe(id: NamespacedName, listener: ProfileListener): void {
+    const publisher = this.#publishers.get(namespacedNameKey(id));
     if (publisher === undefined) {
       // Upstream dereferences a missing publisher here and crashes; nothing to undo, so log only.
       this.#logger.error("cannot unsubscribe from an unknown profile", {
@@ -143,7 +139,7 @@ export class ProfileWatcher {
       return;
     }
     this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.size);
-    this.#publishers.release(keyOfId(id));
+    this.#publishers.release(namespacedNameKey(id));
   }
 
   /** Stops listening to the cache; subscribers keep their last value and hear nothing more. */
@@ -156,7 +152,7 @@ export class ProfileWatcher {
    * An id nobody listens to has no publisher, and the event is not kept.
    */
   #publish(object: ServiceProfile, profile: ServiceProfile | null): void {
-    const publisher = this.#publishers.get(keyOfId(idOf(object)));
+    const publisher = this.#publishers.get(namespacedNameKey(idOf(object)));
     if (publisher === undefined) return;
     publisher.profile = profile;
     this.#updatesCounter.inc(publisher.labels);
@@ -166,7 +162,7 @@ export class ProfileWatcher {
   }
 
   /** A publisher for a first listener, from the cache. Both series start at zero. */
-  #newPublisher(id: ProfileId): ProfilePublisher {
+  #newPublisher(id: NamespacedName): ProfilePublisher {
     const publisher = new ProfilePublisher(id, this.#cached(id), [
       this.#subscribersGauge,
       this.#updatesCounter,
@@ -176,7 +172,7 @@ export class ProfileWatcher {
     return publisher;
   }
 
-  #cached(id: ProfileId): ServiceProfile | null {
+  #cached(id: NamespacedName): ServiceProfile | null {
     try {
       return this.#cluster.serviceProfiles.get(id.namespace, id.name) ?? null;
     } catch (err) {

@@ -1,5 +1,5 @@
+import type { NamespacedName } from "@destination/core";
 // `GET /debug/endpoints?service=ns/name`: the query checked, then the endpoints report as JSON.
-import type { ServiceId } from "@destination/endpoints-watcher";
 import type { EndpointsReport } from "./endpoints-report.js";
 
 export interface JsonReply {
@@ -7,14 +7,14 @@ export interface JsonReply {
   readonly body: unknown;
 }
 
-export type EndpointsReporter = (id: ServiceId) => EndpointsReport | undefined;
+export type EndpointsReporter = (id: NamespacedName) => EndpointsReport | undefined;
 
 // A namespace is a DNS label; a Service name a DNS-1035 label (it starts with a letter).
 const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const SERVICE = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /** Reads `service=ns/name`, or says what is wrong with it. */
-export function parseServiceParam(query: URLSearchParams): ServiceId | string {
+export function parseServiceParam(query: URLSearchParams): NamespacedName | string {
   const values = query.getAll("service");
   if (values.length === 0) return "missing query parameter service=NAMESPACE/NAME";
   if (values.length > 1) return "give the service parameter once";

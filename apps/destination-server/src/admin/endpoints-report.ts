@@ -2,13 +2,9 @@
 // to proxies: the data behind the admin server's `/debug/endpoints`. Read from the cluster caches
 // with the same port rules as the endpoints watcher, so the answer matches what Get streams.
 
-import type { Endpoint, EndpointSlice, Pod, Service } from "@destination/core";
-import {
-  type ServiceId,
-  serviceTargetPort,
-  slicePort,
-  type TargetPort,
-} from "@destination/endpoints-watcher";
+import type { Endpoint, EndpointSlice, NamespacedName, Pod, Service } from "@destination/core";
+
+import { serviceTargetPort, slicePort, type TargetPort } from "@destination/endpoints-watcher";
 import type { Cluster } from "@destination/k8s-discovery";
 
 /** Why an address listed in a slice is not served. */
@@ -91,8 +87,8 @@ export interface EndpointsReport {
 
 /** The endpoints watcher's subscriber counts (EndpointsWatcher has this shape). */
 export interface SubscriberCounts {
-  subscriberCount(service: ServiceId, port?: number): number;
-  subscribedPorts(service: ServiceId): number[];
+  subscriberCount(service: NamespacedName, port?: number): number;
+  subscribedPorts(service: NamespacedName): number[];
 }
 
 export interface EndpointsReportOptions {
@@ -104,7 +100,7 @@ export interface EndpointsReportOptions {
 /** The report for one Service, or undefined when neither the Service nor any slice of it exist. */
 export function endpointsReport(
   cluster: Cluster,
-  id: ServiceId,
+  id: NamespacedName,
   options: EndpointsReportOptions,
 ): EndpointsReport | undefined {
   const service = cluster.services.get(id.namespace, id.name);
@@ -251,7 +247,7 @@ function podReport(cluster: Cluster, pod: Pod): PodReport {
   };
 }
 
-function subscribers(counts: SubscriberCounts, id: ServiceId): SubscribersReport {
+function subscribers(counts: SubscriberCounts, id: NamespacedName): SubscribersReport {
   return {
     total: counts.subscriberCount(id),
     ports: counts

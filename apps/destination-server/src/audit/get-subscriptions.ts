@@ -1,8 +1,12 @@
+import type { NamespacedName } from "@destination/core";
 import type { FilterKey } from "@destination/endpoints-watcher";
+
 import type { Update } from "@destination/proto";
+
 import type { MessageSink } from "@destination/translators";
-import type { ServiceRef } from "../request/request-routes.js";
+
 import { EndpointView } from "./endpoint-view.js";
+
 import { HeldSubscriptions } from "./held-subscriptions.js";
 
 /**
@@ -11,7 +15,7 @@ import { HeldSubscriptions } from "./held-subscriptions.js";
  * once.
  */
 export interface GetSubscription {
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   readonly port: number;
   readonly key: FilterKey;
   /** The caller's zone the stream's translation uses (`""` when unknown). */

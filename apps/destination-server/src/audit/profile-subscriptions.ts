@@ -1,11 +1,12 @@
+import type { NamespacedName } from "@destination/core";
 import type { WorkloadTarget } from "@destination/pod-watcher";
-import type { ServiceRef } from "../request/request-routes.js";
+
 import { HeldSubscriptions } from "./held-subscriptions.js";
 
 /** A service-profile stream: a Service port, named by an FQN, seen from a token namespace. */
 export interface ServiceProfileTarget {
   readonly flow: "service";
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   readonly fqn: string;
   readonly port: number;
   readonly tokenNamespace: string;

@@ -1,11 +1,12 @@
+import type { NamespacedName } from "@destination/core";
 import type { EndpointsWatcher, FilterKey } from "@destination/endpoints-watcher";
+
 import type { EndpointTranslator } from "@destination/translators";
-import type { ServiceRef } from "../request/request-routes.js";
 
 /** One watch a Get stream holds: a translator subscribed to a service port of a watcher. */
 export interface EndpointSource {
   readonly watcher: EndpointsWatcher;
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   readonly port: number;
   readonly key: FilterKey;
   readonly translator: EndpointTranslator;

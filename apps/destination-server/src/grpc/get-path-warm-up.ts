@@ -1,13 +1,18 @@
-import { type Clock, nodeZoneOf, type Service } from "@destination/core";
+import { type Clock, type NamespacedName, nodeZoneOf, type Service } from "@destination/core";
+
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
+
 import type { Cluster } from "@destination/k8s-discovery";
+
 import type { Update } from "@destination/proto";
+
 import {
   EndpointTranslation,
   EndpointTranslator,
   type EndpointTranslatorConfig,
 } from "@destination/translators";
-import { routeGet, type ServiceRef } from "../request/request-routes.js";
+
+import { routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
 
 /**
@@ -67,7 +72,8 @@ export function warmGetPath(cluster: Cluster, options: GetPathWarmUpOptions): Ge
       return true;
     },
   };
-  const subscribed: { service: ServiceRef; port: number; translator: EndpointTranslator }[] = [];
+  const subscribed: { service: NamespacedName; port: number; translator: EndpointTranslator }[] =
+    [];
   try {
     for (const authority of targets) {
       if (clock.now() - startedAt >= budgetMs) break;

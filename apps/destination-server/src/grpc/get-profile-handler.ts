@@ -1,25 +1,36 @@
-import { InvalidServiceError } from "@destination/core";
+import { InvalidServiceError, type NamespacedName } from "@destination/core";
+
 import { WorkloadLookupError, type WorkloadTarget } from "@destination/pod-watcher";
+
 import type { DestinationProfile, GetDestination } from "@destination/proto";
+
 import {
   createServiceProfileStream,
   EndpointProfileTranslator,
   portNotDefinedProfile,
 } from "@destination/translators";
+
 import { status as Status } from "@grpc/grpc-js";
+
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
+
 import type { ServerLogger } from "../logging/server-logger.js";
+
 import { type ContextToken, parseContextToken } from "../request/context-token.js";
+
 import {
   externalNameService,
   profileServiceNotFound,
   routeGetProfile,
-  type ServiceRef,
 } from "../request/request-routes.js";
 import { encodedProfile } from "../streams/encoded-messages.js";
+
 import type { StreamCall } from "../streams/stream-call.js";
+
 import { StreamSession } from "../streams/stream-session.js";
+
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
+
 import { StatusError } from "./status-error.js";
 
 const LOOKUP_CODES = {
@@ -87,7 +98,7 @@ export function handleGetProfile(
 }
 
 interface ServiceProfileRequest {
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   readonly fqn: string;
   readonly port: number;
   readonly path: string;

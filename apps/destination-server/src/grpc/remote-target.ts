@@ -1,19 +1,23 @@
-import type { Service } from "@destination/core";
+import type { NamespacedName, Service } from "@destination/core";
+
 import {
   REMOTE_DISCOVERY_LABEL,
   REMOTE_SERVICE_LABEL,
   type RemoteCluster,
 } from "@destination/multicluster";
+
 import { status as Status } from "@grpc/grpc-js";
-import type { GetRoute, ServiceRef } from "../request/request-routes.js";
+
+import type { GetRoute } from "../request/request-routes.js";
 import type { DestinationContext } from "./destination-context.js";
+
 import { StatusError } from "./status-error.js";
 
 /** Where a remote-discovery Get goes (README "Remote discovery flow"). */
 export interface RemoteTarget {
   readonly remote: RemoteCluster;
   /** The remote Service: the label's name, in the local Service's namespace. */
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   /** The `service` label of the overflow counter. */
   readonly overflowLabel: string;
 }

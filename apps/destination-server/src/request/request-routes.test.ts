@@ -1,13 +1,17 @@
+import type { NamespacedName } from "@destination/core";
 import { status as Status } from "@grpc/grpc-js";
+
 import { describe, expect, it } from "vitest";
+
 import type { StatusCode } from "../grpc/status-error.js";
+
 import { StatusError } from "../grpc/status-error.js";
+
 import {
   getServiceNotFound,
   profileServiceNotFound,
   routeGet,
   routeGetProfile,
-  type ServiceRef,
 } from "./request-routes.js";
 
 const DOMAIN = "cluster.local";
@@ -85,7 +89,7 @@ describe("routeGetProfile", () => {
   });
 
   it("routes a cluster IP to its service and any other IP to the endpoint flow", () => {
-    const web: ServiceRef = { namespace: "emojivoto", name: "web" };
+    const web: NamespacedName = { namespace: "emojivoto", name: "web" };
     const byIp = (ip: string) => (ip === "10.96.0.10" ? [web] : []);
     expect(routeGetProfile("10.96.0.10:80", DOMAIN, byIp)).toEqual({
       kind: "service",

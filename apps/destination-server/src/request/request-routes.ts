@@ -1,18 +1,20 @@
-import { goQuote } from "@destination/go-compat";
-import { status as Status } from "@grpc/grpc-js";
-import { StatusError } from "../grpc/status-error.js";
-import { AuthorityError, parseAuthority } from "./authority.js";
-import { canonicalIpLiteral } from "./ip-literal.js";
-import { parseServiceName, ServiceNameError } from "./service-name.js";
+import type { NamespacedName } from "@destination/core";
 
-export interface ServiceRef {
-  readonly namespace: string;
-  readonly name: string;
-}
+import { goQuote } from "@destination/go-compat";
+
+import { status as Status } from "@grpc/grpc-js";
+
+import { StatusError } from "../grpc/status-error.js";
+
+import { AuthorityError, parseAuthority } from "./authority.js";
+
+import { canonicalIpLiteral } from "./ip-literal.js";
+
+import { parseServiceName, ServiceNameError } from "./service-name.js";
 
 /** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (README "Get dispatch"). */
 export interface GetRoute {
-  readonly service: ServiceRef;
+  readonly service: NamespacedName;
   readonly port: number;
   /** The instance hostname, or "". */
   readonly instance: string;
@@ -20,11 +22,16 @@ export interface GetRoute {
 
 /** Where a `GetProfile` goes (README "GetProfile dispatch"). */
 export type ProfileRoute =
-  | { readonly kind: "service"; readonly service: ServiceRef; readonly fqn: string; port: number }
+  | {
+      readonly kind: "service";
+      readonly service: NamespacedName;
+      readonly fqn: string;
+      port: number;
+    }
   | { readonly kind: "ip"; readonly ip: string; readonly port: number }
   | {
       readonly kind: "instance";
-      readonly service: ServiceRef;
+      readonly service: NamespacedName;
       readonly hostname: string;
       readonly port: number;
     };
@@ -66,7 +73,7 @@ export function routeGet(path: string, clusterDomain: string): GetRoute {
 export function routeGetProfile(
   path: string,
   clusterDomain: string,
-  servicesByClusterIp: (ip: string) => readonly ServiceRef[],
+  servicesByClusterIp: (ip: string) => readonly NamespacedName[],
 ): ProfileRoute {
   let authority: { host: string; port: number };
   try {
@@ -107,7 +114,7 @@ export function routeGetProfile(
 }
 
 /** Get on a Service the cache does not hold. */
-export function getServiceNotFound(service: ServiceRef): StatusError {
+export function getServiceNotFound(service: NamespacedName): StatusError {
   return new StatusError(
     Status.NOT_FOUND,
     `Service ${service.name}.${service.namespace} not found`,
@@ -115,7 +122,7 @@ export function getServiceNotFound(service: ServiceRef): StatusError {
 }
 
 /** GetProfile's service flow on a missing Service: the informer's raw not-found text. */
-export function profileServiceNotFound(service: ServiceRef): StatusError {
+export function profileServiceNotFound(service: NamespacedName): StatusError {
   return new StatusError(Status.UNKNOWN, `service ${goQuote(service.name)} not found`);
 }
 
