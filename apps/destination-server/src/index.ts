@@ -34,6 +34,10 @@ export type {
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
 export {
+  type ReferenceOptions,
+  referenceOptionsFromArgs,
+} from "./reference/reference-options.js";
+export {
   type ReferenceServer,
   type ReferenceServicePort,
   type ReferenceSource,
