@@ -249,6 +249,12 @@ describe("parseCommandLine: audit", () => {
     });
   });
 
+  it("--server-args-from NAMESPACE/DEPLOYMENT names where the server's flags are read", () => {
+    expect(
+      parseCommandLine(["audit", "--all", "--server-args-from", "linkerd/linkerd-destination"]),
+    ).toMatchObject({ serverArgsFrom: { namespace: "linkerd", name: "linkerd-destination" } });
+  });
+
   it("leaves -- alone for the other commands", () => {
     expect(parseCommandLine(["get", "--", AUTHORITY])).toMatchObject({ authority: AUTHORITY });
   });
@@ -256,6 +262,13 @@ describe("parseCommandLine: audit", () => {
   it.each([
     [["audit", "--settle", "2", AUTHORITY], /--settle must be a duration/],
     [["get", "--settle", "2s", AUTHORITY], /--settle applies only to audit/],
+    [["audit", "--server-args-from", "linkerd", AUTHORITY], /NAMESPACE\/DEPLOYMENT/],
+    [["audit", "--server-args-from", "a/b/c", AUTHORITY], /NAMESPACE\/DEPLOYMENT/],
+    [
+      ["audit", "--manifests", "d", "--server-args-from", "linkerd/d", AUTHORITY],
+      /not with --manifests/,
+    ],
+    [["audit", "--server-args-from", "linkerd/d", AUTHORITY, "--", "-x"], /cannot be combined/],
     [["audit", "--manifests", "dir"], /AUTHORITY... or --all/],
     [["audit", "--all", "--manifests", "dir", AUTHORITY], /AUTHORITY... or --all/],
     [["audit", "--manifests", "dir", "--kubeconfig", "k", AUTHORITY], /cannot be combined/],

@@ -58,6 +58,8 @@ export type CliCommand =
       /** The audited server's own command line, everything after `--`, read by the server's
        * parser when the command runs. */
       readonly serverArgs: readonly string[];
+      /** `--server-args-from NAMESPACE/DEPLOYMENT`: read them from the cluster instead. */
+      readonly serverArgsFrom?: { readonly namespace: string; readonly name: string } | undefined;
       /** How long to wait before rechecking a diverging authority; 0: no recheck. */
       readonly settleMs: number;
       readonly options: SessionOptions;
@@ -93,6 +95,7 @@ const OPTIONS = {
   kubeconfig: { type: "string" },
   context: { type: "string" },
   settle: { type: "string" },
+  "server-args-from": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -190,9 +193,9 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     timeoutMs,
   };
 
-  const sourceFlags = (["all", "manifests", "kubeconfig", "context", "settle"] as const).filter(
-    (flag) => values[flag] !== undefined,
-  );
+  const sourceFlags = (
+    ["all", "manifests", "kubeconfig", "context", "settle", "server-args-from"] as const
+  ).filter((flag) => values[flag] !== undefined);
   if (name === "audit") {
     if (options.output === "yaml") fail("audit writes table or json, not yaml");
     const all = values.all === true;
@@ -213,7 +216,29 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
         ? DEFAULT_SETTLE_MS
         : (parseDurationOrZeroMs(values.settle) ??
           fail(`--settle must be a duration such as 2s, 500ms or 0, not ${values.settle}`));
-    return { kind: "audit", authorities: operands, all, source, serverArgs, settleMs, options };
+    const from = values["server-args-from"];
+    let serverArgsFrom: { namespace: string; name: string } | undefined;
+    if (from !== undefined) {
+      const [namespace = "", name = "", ...rest] = from.split("/");
+      if (namespace === "" || name === "" || rest.length > 0) {
+        fail(`--server-args-from must be NAMESPACE/DEPLOYMENT, not ${JSON.stringify(from)}`);
+      }
+      if (values.manifests !== undefined) {
+        fail("--server-args-from reads a cluster: not with --manifests");
+      }
+      if (split) fail("--server-args-from cannot be combined with server flags after --");
+      serverArgsFrom = { namespace, name };
+    }
+    return {
+      kind: "audit",
+      authorities: operands,
+      all,
+      source,
+      serverArgs,
+      ...(serverArgsFrom !== undefined ? { serverArgsFrom } : {}),
+      settleMs,
+      options,
+    };
   }
   if (sourceFlags.length > 0) fail(`--${sourceFlags[0]} applies only to audit`);
 

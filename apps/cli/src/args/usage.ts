@@ -140,7 +140,7 @@ must? What to run when a proxy misbehaves.
 
 Usage:
   dst audit AUTHORITY... [--all] [--kubeconfig PATH [--context NAME] | --manifests DIR]
-      [--settle DURATION] [flags] [-- SERVER-FLAGS...]
+      [--settle DURATION] [flags] [-- SERVER-FLAGS... | --server-args-from NAMESPACE/DEPLOYMENT]
 
 dst starts a reference destination server in-process on the source (the cluster of --kubeconfig,
 resolved as the server resolves it when the flag is left out, or --manifests DIR), waits for its
@@ -157,7 +157,9 @@ Everything after -- is the audited server's command line, as in its Deployment (
 answers with the same cluster domain, identity trust domain, transport mode, H2 upgrade,
 EndpointSlices, IPv6, default opaque ports, meshed HTTP/2 parameters and zone weights. Flags
 that shape no answer (addresses, kubeconfig, log level, ...) are accepted and ignored; a flag
-the server refuses exits 2 with its message. Without --, the server's defaults.
+the server refuses exits 2 with its message. --server-args-from reads the same command line
+from the args of the Deployment's "destination" container in the cluster. Without either, the
+server's defaults.
 
 An authority that diverges is asked again on both sides after --settle (the server and a fresh
 list can be a few events apart); only a divergence that persists counts. RECHECK says "gone"
@@ -170,6 +172,9 @@ list can be a few events apart); only a divergence that persists counts. RECHECK
   --context NAME          the kubeconfig context (default: its current context)
   --settle DURATION       wait this long before rechecking a divergence, e.g. 2s, 500ms
                           (default 2s; 0: no recheck)
+  --server-args-from NAMESPACE/DEPLOYMENT
+                          the server flags are the args of that Deployment's destination
+                          container (a cluster source; not with -- SERVER-FLAGS)
   -o, --output FORMAT     table (default): one row per authority (status, missing, extra,
                           changed, profile, recheck, details); json: one object per
                           authority and line
@@ -194,5 +199,6 @@ Examples:
   dst audit --all --context prod -o json
   dst audit --kubeconfig ~/.kube/config --all -- -cluster-domain=example.org \
       -enable-h2-upgrade=false
+  dst audit --all --server-args-from linkerd/linkerd-destination
 `,
 };

@@ -21,6 +21,8 @@ export interface AuditCommand {
   readonly source: AuditSource;
   /** The audited server's command line (after `--`). */
   readonly serverArgs: readonly string[];
+  /** Read the server's command line from this Deployment instead. */
+  readonly serverArgsFrom?: { readonly namespace: string; readonly name: string } | undefined;
   readonly settleMs: number;
   readonly options: SessionOptions;
 }
@@ -31,17 +33,29 @@ async function startReference(command: AuditCommand, io: CliIo) {
   const server = await import("@destination/server");
   // The reference's own errors (an API server it cannot list, say) go to dst's stderr.
   const logger = server.createServerLogger({ level: "error", sink: io.stderr });
+  let serverArgs = command.serverArgs;
+  let origin = "after --";
+  if (command.serverArgsFrom !== undefined) {
+    const { namespace, name } = command.serverArgsFrom;
+    origin = `of Deployment ${namespace}/${name}`;
+    try {
+      serverArgs = await server.readDeploymentArgs(command.source, command.serverArgsFrom);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new CliFailure(`cannot read the server flags ${origin}: ${reason}`, ExitCode.failure);
+    }
+  }
   let options: Awaited<ReturnType<typeof server.referenceOptionsFromArgs>>;
   try {
     // The server's own parser: its flag names, defaults and messages.
-    options = await server.referenceOptionsFromArgs(command.serverArgs, logger);
+    options = await server.referenceOptionsFromArgs(serverArgs, logger);
   } catch (error) {
     const refused = error instanceof server.FlagError || error instanceof server.ConfigError;
     // -h: the server's flags are listed by its own `destination-server -h`.
     const help = error instanceof Error && error.name === "HelpRequested";
     if (!refused && !help) throw error;
     throw new CliFailure(
-      `server flags (after --): ${help ? "-h lists nothing here; see destination-server -h" : error.message}`,
+      `server flags (${origin}): ${help ? "-h lists nothing here; see destination-server -h" : error.message}`,
       ExitCode.usage,
     );
   }
