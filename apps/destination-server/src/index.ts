@@ -34,6 +34,15 @@ export type {
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
 export {
+  DESTINATION_CONTAINER,
+  type DeploymentRef,
+  readDeploymentArgs,
+} from "./reference/deployment-args.js";
+export {
+  type ReferenceOptions,
+  referenceOptionsFromArgs,
+} from "./reference/reference-options.js";
+export {
   type ReferenceServer,
   type ReferenceServicePort,
   type ReferenceSource,

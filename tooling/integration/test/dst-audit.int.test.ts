@@ -91,5 +91,60 @@ describe("dst audit --kubeconfig (real kube-apiserver)", () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/divergent/);
     expect(run.stdout).toMatch(/missing 10\.244\.3\.2:8080/);
+    // Rechecked after the default settle time on the reference's live watches: it persists.
+    expect(run.stderr).toMatch(/rechecking in 2000 ms/);
+    expect(run.stdout).toMatch(/persists/);
+  });
+});
+
+describe("dst audit --server-args-from (real kube-apiserver)", () => {
+  // The server as upstream's chart runs it: `destination` and its flags as the args of the
+  // `destination` container.
+  const SERVER_FLAGS = ["-enable-h2-upgrade=false", "-identity-trust-domain=example.org"];
+  const deployment = {
+    apiVersion: "apps/v1",
+    kind: "Deployment",
+    metadata: { name: "linkerd-destination", namespace: "linkerd" },
+    spec: {
+      selector: { matchLabels: { app: "destination" } },
+      template: {
+        metadata: { labels: { app: "destination" } },
+        spec: {
+          containers: [
+            { name: "linkerd-proxy", image: "proxy:dev" },
+            {
+              name: "destination",
+              image: "controller:dev",
+              args: ["destination", "-addr=:8086", ...SERVER_FLAGS, "-log-level=info"],
+            },
+          ],
+        },
+      },
+    },
+  };
+
+  it("reads the destination container's args: agrees with a server run with them", async () => {
+    if (!ctx) throw new Error("no API server");
+    await ctx.api.apply(deployment);
+    const server = await spawnServer(["--kubeconfig", ctx.env.kubeconfigPath, ...SERVER_FLAGS]);
+    servers.push(server);
+    const base = ["audit", "--kubeconfig", ctx.env.kubeconfigPath];
+    const addr = ["--addr", `127.0.0.1:${server.grpcPort}`];
+    const from = ["--server-args-from", "linkerd/linkerd-destination"];
+
+    const agreed = await dst([...base, ...addr, ...from, AUTHORITY]);
+    expect(agreed.stderr).toBe("");
+    expect(agreed.code).toBe(0);
+
+    // The server's defaults instead: every endpoint differs in what those flags change.
+    const defaults = await dst([...base, ...addr, "--settle", "0", AUTHORITY]);
+    expect(defaults.code).toBe(1);
+    expect(defaults.stdout).toMatch(/changed 10\.244\.3\.1:8080 \(protocolHint, tlsIdentity\)/);
+
+    const missing = await dst([...base, ...addr, "--server-args-from", "linkerd/nope", AUTHORITY]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^dst: cannot read the server flags of Deployment linkerd\/nope: .*HTTP 404/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseDurationMs } from "./duration.js";
+import { parseDurationMs, parseDurationOrZeroMs } from "./duration.js";
 
 describe("parseDurationMs", () => {
   it.each([
@@ -15,5 +15,20 @@ describe("parseDurationMs", () => {
 
   it.each(["", "5", "s", "5x", "-1s", "0s", "5s ", "1..5s", "ms"])("rejects %j", (text) => {
     expect(parseDurationMs(text)).toBeUndefined();
+  });
+});
+
+describe("parseDurationOrZeroMs", () => {
+  it.each([
+    ["0", 0],
+    ["0s", 0],
+    ["2s", 2000],
+    ["250ms", 250],
+  ])("%s is %d ms", (text, ms) => {
+    expect(parseDurationOrZeroMs(text)).toBe(ms);
+  });
+
+  it.each(["", "2", "-1s", "00", "2x"])("rejects %j", (text) => {
+    expect(parseDurationOrZeroMs(text)).toBeUndefined();
   });
 });

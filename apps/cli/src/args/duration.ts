@@ -1,11 +1,12 @@
-// `--timeout` values: one or more `<number><unit>` groups, as in Go (`5s`, `500ms`, `1m30s`).
-// A bare number is rejected: "5" could mean seconds or milliseconds.
+// `--timeout` and `--settle` values: one or more `<number><unit>` groups, as in Go (`5s`,
+// `500ms`, `1m30s`). A bare number is rejected ("5" could mean seconds or milliseconds), except
+// `0` where zero is allowed, as Go's time.ParseDuration accepts it.
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const GROUP = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)/y;
 
-/** Milliseconds of `text`, or undefined when it is not a positive duration. */
-export function parseDurationMs(text: string): number | undefined {
+/** Milliseconds of `text`, or undefined when it is not a duration. */
+function durationMs(text: string): number | undefined {
   if (text === "") return undefined;
   GROUP.lastIndex = 0;
   let total = 0;
@@ -14,5 +15,16 @@ export function parseDurationMs(text: string): number | undefined {
     if (match === null) return undefined;
     total += Number(match[1]) * (UNIT_MS[match[2] ?? ""] ?? Number.NaN);
   }
-  return Number.isFinite(total) && total > 0 ? total : undefined;
+  return Number.isFinite(total) ? total : undefined;
+}
+
+/** Milliseconds of `text`, or undefined when it is not a positive duration. */
+export function parseDurationMs(text: string): number | undefined {
+  const ms = durationMs(text);
+  return ms !== undefined && ms > 0 ? ms : undefined;
+}
+
+/** Milliseconds of `text`, zero (`0`, `0s`) included, or undefined when it is not a duration. */
+export function parseDurationOrZeroMs(text: string): number | undefined {
+  return text === "0" ? 0 : durationMs(text);
 }

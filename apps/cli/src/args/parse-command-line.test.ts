@@ -4,6 +4,7 @@ import {
   type CliCommand,
   DEFAULT_ADDR,
   DEFAULT_ADMIN_ADDR,
+  DEFAULT_SETTLE_MS,
   DEFAULT_TIMEOUT_MS,
   parseCommandLine,
   UsageError,
@@ -220,6 +221,8 @@ describe("parseCommandLine: audit", () => {
       authorities: [AUTHORITY],
       all: false,
       source: { manifests: "dir", kubeconfig: undefined, kubeContext: undefined },
+      serverArgs: [],
+      settleMs: DEFAULT_SETTLE_MS,
       options: {
         addr: DEFAULT_ADDR,
         contextToken: '{"ns":"emojivoto"}',
@@ -235,7 +238,37 @@ describe("parseCommandLine: audit", () => {
     });
   });
 
+  it("takes everything after -- as the server's command line, verbatim", () => {
+    const serverArgs = ["destination", "-cluster-domain=example.org", "--addr", ":8086", "--"];
+    expect(
+      parseCommandLine(["audit", "--all", "--settle", "0", "--", ...serverArgs]),
+    ).toMatchObject({ kind: "audit", all: true, authorities: [], serverArgs, settleMs: 0 });
+    expect(parseCommandLine(["audit", AUTHORITY, "--settle", "1m30s"])).toMatchObject({
+      serverArgs: [],
+      settleMs: 90_000,
+    });
+  });
+
+  it("--server-args-from NAMESPACE/DEPLOYMENT names where the server's flags are read", () => {
+    expect(
+      parseCommandLine(["audit", "--all", "--server-args-from", "linkerd/linkerd-destination"]),
+    ).toMatchObject({ serverArgsFrom: { namespace: "linkerd", name: "linkerd-destination" } });
+  });
+
+  it("leaves -- alone for the other commands", () => {
+    expect(parseCommandLine(["get", "--", AUTHORITY])).toMatchObject({ authority: AUTHORITY });
+  });
+
   it.each([
+    [["audit", "--settle", "2", AUTHORITY], /--settle must be a duration/],
+    [["get", "--settle", "2s", AUTHORITY], /--settle applies only to audit/],
+    [["audit", "--server-args-from", "linkerd", AUTHORITY], /NAMESPACE\/DEPLOYMENT/],
+    [["audit", "--server-args-from", "a/b/c", AUTHORITY], /NAMESPACE\/DEPLOYMENT/],
+    [
+      ["audit", "--manifests", "d", "--server-args-from", "linkerd/d", AUTHORITY],
+      /not with --manifests/,
+    ],
+    [["audit", "--server-args-from", "linkerd/d", AUTHORITY, "--", "-x"], /cannot be combined/],
     [["audit", "--manifests", "dir"], /AUTHORITY... or --all/],
     [["audit", "--all", "--manifests", "dir", AUTHORITY], /AUTHORITY... or --all/],
     [["audit", "--manifests", "dir", "--kubeconfig", "k", AUTHORITY], /cannot be combined/],

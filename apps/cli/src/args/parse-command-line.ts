@@ -5,7 +5,7 @@ import type { ServiceAuthority } from "../diagnose/service-authority.js";
 import { parseServiceAuthority } from "../diagnose/service-authority.js";
 import { ExitCode } from "../exit-code.js";
 import { buildContextToken } from "./context-token.js";
-import { parseDurationMs } from "./duration.js";
+import { parseDurationMs, parseDurationOrZeroMs } from "./duration.js";
 import { type CommandName, commandUsage, rootUsage } from "./usage.js";
 
 export type OutputFormat = "table" | "json" | "yaml";
@@ -55,6 +55,13 @@ export type CliCommand =
       readonly authorities: readonly string[];
       readonly all: boolean;
       readonly source: AuditSource;
+      /** The audited server's own command line, everything after `--`, read by the server's
+       * parser when the command runs. */
+      readonly serverArgs: readonly string[];
+      /** `--server-args-from NAMESPACE/DEPLOYMENT`: read them from the cluster instead. */
+      readonly serverArgsFrom?: { readonly namespace: string; readonly name: string } | undefined;
+      /** How long to wait before rechecking a diverging authority; 0: no recheck. */
+      readonly settleMs: number;
       readonly options: SessionOptions;
     };
 
@@ -71,6 +78,7 @@ export class UsageError extends CliFailure {
 export const DEFAULT_ADDR = "localhost:8086";
 export const DEFAULT_ADMIN_ADDR = "127.0.0.1:9996";
 export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_SETTLE_MS = 2000;
 
 const OPTIONS = {
   addr: { type: "string" },
@@ -86,6 +94,8 @@ const OPTIONS = {
   manifests: { type: "string" },
   kubeconfig: { type: "string" },
   context: { type: "string" },
+  settle: { type: "string" },
+  "server-args-from": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "V" },
 } as const;
@@ -117,10 +127,20 @@ function describeParseError(error: unknown): string {
 /** @throws UsageError */
 export function parseCommandLine(argv: readonly string[]): CliCommand {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
-  const commandGuess = argv.find((arg) => isCommandName(arg));
+  // `dst audit ... -- SERVER-FLAGS`: what follows `--` is the audited server's command line.
+  const dash = argv.indexOf("--");
+  const commandGuess = (dash < 0 ? argv : argv.slice(0, dash)).find((arg) => isCommandName(arg));
   const usage = isCommandName(commandGuess) ? commandUsage[commandGuess] : rootUsage;
+  const split = commandGuess === "audit" && dash >= 0;
+  const ownArgs = split ? argv.slice(0, dash) : argv;
+  const serverArgs = split ? argv.slice(dash + 1) : [];
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...ownArgs],
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(describeParseError(error), usage);
   }
@@ -173,9 +193,9 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     timeoutMs,
   };
 
-  const sourceFlags = (["all", "manifests", "kubeconfig", "context"] as const).filter(
-    (flag) => values[flag] !== undefined,
-  );
+  const sourceFlags = (
+    ["all", "manifests", "kubeconfig", "context", "settle", "server-args-from"] as const
+  ).filter((flag) => values[flag] !== undefined);
   if (name === "audit") {
     if (options.output === "yaml") fail("audit writes table or json, not yaml");
     const all = values.all === true;
@@ -191,7 +211,34 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
       kubeconfig: values.kubeconfig,
       kubeContext: values.context,
     };
-    return { kind: "audit", authorities: operands, all, source, options };
+    const settleMs =
+      values.settle === undefined
+        ? DEFAULT_SETTLE_MS
+        : (parseDurationOrZeroMs(values.settle) ??
+          fail(`--settle must be a duration such as 2s, 500ms or 0, not ${values.settle}`));
+    const from = values["server-args-from"];
+    let serverArgsFrom: { namespace: string; name: string } | undefined;
+    if (from !== undefined) {
+      const [namespace = "", name = "", ...rest] = from.split("/");
+      if (namespace === "" || name === "" || rest.length > 0) {
+        fail(`--server-args-from must be NAMESPACE/DEPLOYMENT, not ${JSON.stringify(from)}`);
+      }
+      if (values.manifests !== undefined) {
+        fail("--server-args-from reads a cluster: not with --manifests");
+      }
+      if (split) fail("--server-args-from cannot be combined with server flags after --");
+      serverArgsFrom = { namespace, name };
+    }
+    return {
+      kind: "audit",
+      authorities: operands,
+      all,
+      source,
+      serverArgs,
+      ...(serverArgsFrom !== undefined ? { serverArgsFrom } : {}),
+      settleMs,
+      options,
+    };
   }
   if (sourceFlags.length > 0) fail(`--${sourceFlags[0]} applies only to audit`);
 

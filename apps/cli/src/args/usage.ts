@@ -139,7 +139,8 @@ Examples:
 must? What to run when a proxy misbehaves.
 
 Usage:
-  dst audit AUTHORITY... [--all] [--kubeconfig PATH [--context NAME] | --manifests DIR] [flags]
+  dst audit AUTHORITY... [--all] [--kubeconfig PATH [--context NAME] | --manifests DIR]
+      [--settle DURATION] [flags] [-- SERVER-FLAGS... | --server-args-from NAMESPACE/DEPLOYMENT]
 
 dst starts a reference destination server in-process on the source (the cluster of --kubeconfig,
 resolved as the server resolves it when the flag is left out, or --manifests DIR), waits for its
@@ -149,16 +150,34 @@ address, weight, identity, protocol hint and opaque transport, authority overrid
 (zone included). An endpoint is missing (the source implies it, the server lacks it), extra, or
 changed (with the fields that differ). The first profiles are compared field by field (opaque
 protocol, endpoint, routes, retry budget, dst overrides, refs). A silent stream (no endpoints or
-no profile within --timeout) holds nothing; an error agrees only with the same kind of error. The reference uses the server's default options
-(cluster domain cluster.local, default identity trust domain and opaque ports).
+no profile within --timeout) holds nothing; an error agrees only with the same kind of error.
+
+Everything after -- is the audited server's command line, as in its Deployment (upstream's
+"destination -cluster-domain=... ..." too), read by the server's own flag parser: the reference
+answers with the same cluster domain, identity trust domain, transport mode, H2 upgrade,
+EndpointSlices, IPv6, default opaque ports, meshed HTTP/2 parameters and zone weights. Flags
+that shape no answer (addresses, kubeconfig, log level, ...) are accepted and ignored; a flag
+the server refuses exits 2 with its message. --server-args-from reads the same command line
+from the args of the Deployment's "destination" container in the cluster. Without either, the
+server's defaults.
+
+An authority that diverges is asked again on both sides after --settle (the server and a fresh
+list can be a few events apart); only a divergence that persists counts. RECHECK says "gone"
+(the DETAILS show the first check) or "persists".
 
   --all                   every port of every Service in the source
   --manifests DIR         the expected answers come from this folder of manifests
   --kubeconfig PATH       ... or from this kubeconfig's cluster (default: KUBECONFIG,
                           ~/.kube/config, then in-cluster)
   --context NAME          the kubeconfig context (default: its current context)
+  --settle DURATION       wait this long before rechecking a divergence, e.g. 2s, 500ms
+                          (default 2s; 0: no recheck)
+  --server-args-from NAMESPACE/DEPLOYMENT
+                          the server flags are the args of that Deployment's destination
+                          container (a cluster source; not with -- SERVER-FLAGS)
   -o, --output FORMAT     table (default): one row per authority (status, missing, extra,
-                          changed, profile, details); json: one object per authority and line
+                          changed, profile, recheck, details); json: one object per
+                          authority and line
 
   --addr HOST:PORT        destination server gRPC address (default localhost:8086)
   --context-token TOKEN   send this context token verbatim
@@ -170,13 +189,16 @@ no profile within --timeout) holds nothing; an error agrees only with the same k
 
 Exit codes:
   0    every authority agrees
-  1    some authority diverges, or the source could not be read
-  2    usage error
+  1    some authority diverges (after the recheck), or the source could not be read
+  2    usage error, or a server flag after -- the server refuses
   3    server unreachable
   130  interrupted (Ctrl-C); the streams are cancelled
 
 Examples:
   dst audit --manifests examples/manifests web-svc.emojivoto.svc.cluster.local:80
   dst audit --all --context prod -o json
+  dst audit --kubeconfig ~/.kube/config --all -- -cluster-domain=example.org \
+      -enable-h2-upgrade=false
+  dst audit --all --server-args-from linkerd/linkerd-destination
 `,
 };

@@ -4,6 +4,7 @@ import { messageJson } from "../render/message-output.js";
 import type { Styles } from "../render/styles.js";
 import { formatTable } from "../render/text-table.js";
 import type { AuthorityAudit } from "./authority-audit.js";
+import type { CheckedAudit } from "./recheck.js";
 
 function details(audit: AuthorityAudit): string {
   const parts = [
@@ -16,9 +17,19 @@ function details(audit: AuthorityAudit): string {
   return parts.length === 0 ? "-" : parts.join("; ");
 }
 
-export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styles): string {
+/** A divergence the recheck found gone still shows what the first check saw. */
+function checkedDetails(audit: CheckedAudit): string {
+  return audit.recheck === "gone" && audit.first !== undefined
+    ? `first check: ${details(audit.first)}`
+    : details(audit);
+}
+
+/** The RECHECK column and JSON `recheck`: "-" (none needed, or --settle 0), gone, persists. */
+const recheckCell = (audit: CheckedAudit) => (audit.recheck === "none" ? "-" : audit.recheck);
+
+export function formatAuditTable(audits: readonly CheckedAudit[], styles: Styles): string {
   return formatTable(
-    ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "PROFILE", "DETAILS"],
+    ["AUTHORITY", "STATUS", "MISSING", "EXTRA", "CHANGED", "PROFILE", "RECHECK", "DETAILS"],
     audits.map((audit) => ({
       cells: [
         audit.authority,
@@ -27,7 +38,8 @@ export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styl
         String(audit.diff.extra.length),
         String(audit.diff.changed.length),
         audit.profile.agrees ? "ok" : "differs",
-        details(audit),
+        recheckCell(audit),
+        checkedDetails(audit),
       ],
       style: audit.status === "ok" ? undefined : styles.red,
     })),
@@ -38,12 +50,23 @@ export function formatAuditTable(audits: readonly AuthorityAudit[], styles: Styl
 const endpointJson = (addr: Parameters<typeof messageJson<typeof WeightedAddrSchema>>[1]) =>
   messageJson(WeightedAddrSchema, addr);
 
-/** One authority as JSON: status, counts, and each differing endpoint with both sides. */
-export function auditJson(audit: AuthorityAudit): JsonValue {
-  const { missing, extra, changed } = audit.diff;
+/** One authority as JSON: status, recheck, counts, and each differing endpoint with both sides;
+ * a divergence the recheck found gone, as the first check saw it, under `first`. */
+export function auditJson(audit: CheckedAudit): JsonValue {
   return {
     authority: audit.authority,
     status: audit.status,
+    recheck: audit.recheck,
+    ...differences(audit),
+    ...(audit.recheck === "gone" && audit.first !== undefined
+      ? { first: { status: audit.first.status, ...differences(audit.first) } }
+      : {}),
+  };
+}
+
+function differences(audit: AuthorityAudit): Record<string, JsonValue> {
+  const { missing, extra, changed } = audit.diff;
+  return {
     counts: { missing: missing.length, extra: extra.length, changed: changed.length },
     missing: missing.map((d) => ({
       address: d.address,

@@ -3,11 +3,13 @@
 // loopback, with nothing of its own running in the background. It answers with the rules that
 // serve, so what it says is what the audited server must say; it also names every Service port
 // of the source, which `dst audit --all` asks about.
+import type { ManifestsCluster } from "@destination/k8s-discovery";
 import { Registry } from "prom-client";
 import { openCluster } from "../cluster/open-cluster.js";
 import { startDestinationServer } from "../destination-server.js";
 import { createServerLogger, type ServerLogger } from "../logging/server-logger.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
+import type { ReferenceOptions } from "./reference-options.js";
 
 export interface ReferenceSource {
   /** A folder of manifests; otherwise the cluster of `kubeconfig` (default resolution). */
@@ -16,6 +18,9 @@ export interface ReferenceSource {
   readonly kubeContext?: string | undefined;
   /** Default: errors only, on stderr. */
   readonly logger?: ServerLogger | undefined;
+  /** The audited server's answer-shaping options (`referenceOptionsFromArgs`); default: the
+   * server's defaults. */
+  readonly options?: ReferenceOptions | undefined;
 }
 
 /** One Service port of the source. */
@@ -30,6 +35,11 @@ export interface ReferenceServer {
   readonly addr: string;
   /** Every port of every Service the source holds, sorted by namespace, name and port. */
   servicePorts(): ReferenceServicePort[];
+  /**
+   * Brings the caches up to the source's present: a folder of manifests is re-read now (its
+   * watch would see an edit only after a debounce); a cluster's caches are live watches already.
+   */
+  refresh(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,7 +52,7 @@ export async function startReferenceServer(source: ReferenceSource): Promise<Ref
       manifests: source.manifests,
       kubeconfig: source.kubeconfig,
       kubeContext: source.kubeContext,
-      enableEndpointSlices: true,
+      enableEndpointSlices: source.options?.enableEndpointSlices ?? true,
     },
     new PromMetricsRegistry(new Registry()),
     logger,
@@ -50,6 +60,7 @@ export async function startReferenceServer(source: ReferenceSource): Promise<Ref
   let server: Awaited<ReturnType<typeof startDestinationServer>>;
   try {
     server = await startDestinationServer({
+      ...source.options,
       cluster,
       addr: "127.0.0.1:0",
       metricsAddr: "127.0.0.1:0",
@@ -76,6 +87,12 @@ export async function startReferenceServer(source: ReferenceSource): Promise<Ref
         (a, b) =>
           a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name) || a.port - b.port,
       );
+    },
+    async refresh() {
+      const manifests = cluster as Partial<ManifestsCluster>;
+      if (source.manifests !== undefined && manifests.reload !== undefined) {
+        await manifests.reload();
+      }
     },
     async close() {
       await server.close();
