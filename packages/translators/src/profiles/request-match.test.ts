@@ -1,8 +1,8 @@
 import { create, HttpMethodSchema, RequestMatchSchema, toBinary, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
+import { TranslationError } from "../translation-error.js";
 import { toHttpMethod } from "./http-method.js";
 import { toRequestMatch } from "./request-match.js";
-import { TranslationError } from "./translation-error.js";
 
 const json = (m: Parameters<typeof toRequestMatch>[0]) =>
   toJson(RequestMatchSchema, toRequestMatch(m));

@@ -6,9 +6,9 @@ import {
   ResponseMatch_SeqSchema,
   ResponseMatchSchema,
 } from "@destination/proto";
+import { TranslationError } from "../translation-error.js";
 import { buildSeqs, oneOrAll, type SeqOf, validateSeqs } from "./match-tree.js";
 import { uint32Field } from "./spec-fields.js";
-import { TranslationError } from "./translation-error.js";
 
 const MIN_STATUS = 100;
 const MAX_STATUS = 599;

@@ -1,9 +1,9 @@
 import { type Logger, type ServiceProfile, silentLogger } from "@destination/core";
 import type { DestinationProfile } from "@destination/proto";
+import type { MessageSink } from "../message-sink.js";
+import { type TranslationCounter, uncountedTranslations } from "../translation-counter.js";
 import { type ProfileTarget, toDestinationProfile } from "./destination-profile.js";
-import type { MessageSink } from "./message-sink.js";
 import type { OpaqueProfileListener } from "./opaque-ports-merge.js";
-import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 
 /**
  * The last stage of a service-profile stream: each profile, with the Service's opaque ports,

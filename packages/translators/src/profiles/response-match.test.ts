@@ -1,7 +1,7 @@
 import { ResponseMatchSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
+import { TranslationError } from "../translation-error.js";
 import { toResponseMatch } from "./response-match.js";
-import { TranslationError } from "./translation-error.js";
 
 const json = (m: Parameters<typeof toResponseMatch>[0]) =>
   toJson(ResponseMatchSchema, toResponseMatch(m));

@@ -5,14 +5,14 @@ import {
   silentLogger,
 } from "@destination/core";
 import type { DestinationProfile } from "@destination/proto";
+import type { MessageSink } from "../message-sink.js";
+import type { TranslationCounter } from "../translation-counter.js";
 import { DedupProfileListener } from "./dedup-profile-listener.js";
 import { DefaultProfileListener } from "./default-profile-listener.js";
 import type { ProfileTarget } from "./destination-profile.js";
 import { FallbackProfileListener } from "./fallback-profile-listener.js";
-import type { MessageSink } from "./message-sink.js";
 import { OpaquePortsMerge } from "./opaque-ports-merge.js";
 import { ProfileTranslator } from "./profile-translator.js";
-import type { TranslationCounter } from "./translation-counter.js";
 
 export interface ServiceProfileStreamOptions extends ProfileTarget {
   /** `ns` of the caller's context token; "" when it has none. */

@@ -1,9 +1,9 @@
 import type { ServiceProfile } from "@destination/core";
 import { QuantityError, quantityToWeight } from "@destination/go-compat";
 import { create, type WeightedDst, WeightedDstSchema } from "@destination/proto";
+import { TranslationError } from "../translation-error.js";
 import { completeAuthority } from "./authority.js";
 import { listField, stringField } from "./spec-fields.js";
-import { TranslationError } from "./translation-error.js";
 
 type DstOverrideSpecs = NonNullable<ServiceProfile["spec"]>["dstOverrides"];
 

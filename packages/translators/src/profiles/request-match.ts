@@ -6,10 +6,10 @@ import {
   RequestMatch_SeqSchema,
   RequestMatchSchema,
 } from "@destination/proto";
+import { TranslationError } from "../translation-error.js";
 import { toHttpMethod } from "./http-method.js";
 import { buildSeqs, oneOrAll, type SeqOf, validateSeqs } from "./match-tree.js";
 import { stringField } from "./spec-fields.js";
-import { TranslationError } from "./translation-error.js";
 
 /**
  * The ServiceProfile rules for a request condition, checked over the whole tree before anything

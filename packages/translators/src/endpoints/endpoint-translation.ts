@@ -15,9 +15,9 @@ import {
   type WeightedAddr,
   WeightedAddrSetSchema,
 } from "@destination/proto";
-import type { EndpointTranslatorConfig } from "./config.js";
+import type { EndpointTranslatorConfig } from "../config.js";
+import { type TranslationCounter, uncountedTranslations } from "../translation-counter.js";
 import { compareEncodedAddresses, type EncodedAddress, encodeAddress } from "./tcp-address.js";
-import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 import {
   externalWorkloadWeightedAddr,
   podlessWeightedAddr,

@@ -13,13 +13,13 @@ import {
   type Route,
   RouteSchema,
 } from "@destination/proto";
+import { TranslationError } from "../translation-error.js";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 import { toDstOverrides } from "./dst-overrides.js";
 import { toRequestMatch } from "./request-match.js";
 import { toResponseMatch } from "./response-match.js";
 import { defaultRetryBudget } from "./retry-budget.js";
 import { boolField, float32Field, listField, stringField, uint32Field } from "./spec-fields.js";
-import { TranslationError } from "./translation-error.js";
 
 /** The service a GetProfile stream asked about. */
 export interface ProfileTarget {

@@ -1,4 +1,4 @@
-import { TranslationError } from "./translation-error.js";
+import { TranslationError } from "../translation-error.js";
 
 // What request and response conditions share: `all` and `any` lists of conditions of the same
 // kind, checked and built first and in that order, and several set fields joined into an `all`.

@@ -5,8 +5,8 @@ import {
   silentLogger,
 } from "@destination/core";
 import type { Update } from "@destination/proto";
+import type { MessageSink } from "../message-sink.js";
 import type { ZonedEndpointTranslation } from "./endpoint-translation.js";
-import type { MessageSink } from "./message-sink.js";
 
 /**
  * One Get stream's listener on the endpoints watcher: each `add` or `remove` of an address set

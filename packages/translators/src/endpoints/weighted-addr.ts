@@ -12,7 +12,7 @@ import {
   type WeightedAddr,
   WeightedAddrSchema,
 } from "@destination/proto";
-import type { EndpointTranslatorConfig } from "./config.js";
+import type { EndpointTranslatorConfig } from "../config.js";
 import {
   controlPlaneNamespaceOf,
   externalWorkloadMetricLabels,
