@@ -16,8 +16,7 @@ import {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collectingSink, config } from "../test-fixtures.js";
-import { EndpointTranslation } from "./endpoint-translation.js";
-import { EndpointTranslator } from "./endpoint-translator.js";
+import { EndpointTranslation, EndpointTranslator } from "./endpoint-translator.js";
 
 // One endpoint as a test case describes it; any field change makes it a "changed" address.
 interface EndpointSpec {

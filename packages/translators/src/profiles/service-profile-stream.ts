@@ -1,18 +1,21 @@
+// One GetProfile stream on a service: `createServiceProfileStream` wires the stages below, in
+// this order, in front of the `ProfileTranslator` (destination-profile.ts). The stages only decide
+// which ServiceProfile goes on and when; they exist only as steps of this pipeline.
 import {
   type Logger,
   type OpaquePortsListener,
   type ProfileListener,
+  type ServiceProfile,
   silentLogger,
 } from "@destination/core";
 import type { DestinationProfile } from "@destination/proto";
-import type { MessageSink } from "../message-sink.js";
-import type { TranslationCounter } from "../translation-counter.js";
-import { DedupProfileListener } from "./dedup-profile-listener.js";
-import { DefaultProfileListener } from "./default-profile-listener.js";
-import type { ProfileTarget } from "./destination-profile.js";
-import { FallbackProfileListener } from "./fallback-profile-listener.js";
-import { OpaquePortsMerge } from "./opaque-ports-merge.js";
-import { ProfileTranslator } from "./profile-translator.js";
+import type { MessageSink, TranslationCounter } from "../contracts.js";
+import {
+  DEFAULT_SERVICE_PROFILE,
+  type OpaqueProfileListener,
+  type ProfileTarget,
+  ProfileTranslator,
+} from "./destination-profile.js";
 
 export interface ServiceProfileStreamOptions extends ProfileTarget {
   /** `ns` of the caller's context token; "" when it has none. */
@@ -77,4 +80,108 @@ export function createServiceProfileStream(
       },
     ],
   };
+}
+
+interface Reported {
+  readonly profile: ServiceProfile | null;
+}
+
+/**
+ * Chooses between the client-namespace ServiceProfile (primary) and the service-namespace one
+ * (backup). Nothing is published until both have reported once; after that every report
+ * publishes the primary, or the backup while the primary is absent.
+ */
+export class FallbackProfileListener {
+  /** Subscribe to the ServiceProfile `<fqn>` in the client's namespace. */
+  readonly primary: ProfileListener = { update: (p) => this.#report("primary", p) };
+  /** Subscribe to the ServiceProfile `<fqn>` in the Service's namespace. */
+  readonly backup: ProfileListener = { update: (p) => this.#report("backup", p) };
+
+  #primary: Reported | undefined;
+  #backup: Reported | undefined;
+
+  constructor(private readonly next: ProfileListener) {}
+
+  #report(which: "primary" | "backup", profile: ServiceProfile | null): void {
+    if (which === "primary") this.#primary = { profile };
+    else this.#backup = { profile };
+    const primary = this.#primary;
+    const backup = this.#backup;
+    if (primary === undefined || backup === undefined) return;
+    this.next.update(
+      primary.profile === null && backup.profile !== null ? backup.profile : primary.profile,
+    );
+  }
+}
+
+/** Turns "no ServiceProfile" into the default profile: a stream always has a profile to send. */
+export class DefaultProfileListener implements ProfileListener {
+  constructor(private readonly next: ProfileListener) {}
+
+  update(profile: ServiceProfile | null): void {
+    this.next.update(profile ?? DEFAULT_SERVICE_PROFILE);
+  }
+}
+
+/**
+ * Same object, or the same stored version of the same object. Informer resyncs repeat an object;
+ * a new resourceVersion is a change even when the content is identical.
+ */
+function sameVersion(a: ServiceProfile, b: ServiceProfile): boolean {
+  if (a === b) return true;
+  const { uid, resourceVersion } = a.metadata;
+  return (
+    !!uid &&
+    !!resourceVersion &&
+    uid === b.metadata.uid &&
+    resourceVersion === b.metadata.resourceVersion
+  );
+}
+
+/**
+ * Drops a profile that repeats the one forwarded last, including a repeated default profile, so
+ * that informer resyncs send nothing. See README "The service-profile pipeline".
+ */
+export class DedupProfileListener implements ProfileListener {
+  #last: ServiceProfile | null | undefined;
+
+  constructor(private readonly next: ProfileListener) {}
+
+  update(profile: ServiceProfile | null): void {
+    const last = this.#last;
+    if (last !== undefined) {
+      if (profile === null ? last === null : last !== null && sameVersion(profile, last)) return;
+    }
+    this.#last = profile;
+    this.next.update(profile);
+  }
+}
+
+/**
+ * Joins the profile stream with the Service's opaque-port set. Either side changing republishes
+ * the last profile with the current set, once a profile has been seen. Every set update produces
+ * a message, even when this port's result is unchanged: the watcher only reports real changes,
+ * and upstream does the same.
+ */
+export class OpaquePortsMerge implements ProfileListener, OpaquePortsListener {
+  #profile: ServiceProfile | undefined;
+  #opaquePorts: ReadonlySet<number> | undefined;
+
+  constructor(private readonly next: OpaqueProfileListener) {}
+
+  /** Upstream of this stage, default-profile substitution has removed every null. */
+  update(profile: ServiceProfile | null): void {
+    if (profile === null) return;
+    this.#profile = profile;
+    this.#publish();
+  }
+
+  updateService(ports: ReadonlySet<number>): void {
+    this.#opaquePorts = ports;
+    this.#publish();
+  }
+
+  #publish(): void {
+    if (this.#profile !== undefined) this.next.update(this.#profile, this.#opaquePorts);
+  }
 }
