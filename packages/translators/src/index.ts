@@ -1,25 +1,19 @@
-// Public API of @destination/translators: watcher output in, proxy API messages out.
+// Public API of @destination/translators: watcher output in, proxy API messages out. It exports
+// what other packages import, nothing more; the pipeline stages stay inside.
 
-export type { EndpointTranslatorConfig } from "./config.js";
-export { DedupProfileListener } from "./dedup-profile-listener.js";
-export { DefaultProfileListener } from "./default-profile-listener.js";
-export type { ProfileTarget } from "./destination-profile.js";
-export { EndpointProfileTranslator } from "./endpoint-profile-translator.js";
-export { EndpointTranslation, type ZonedEndpointTranslation } from "./endpoint-translation.js";
-export { EndpointTranslator } from "./endpoint-translator.js";
-export { FallbackProfileListener } from "./fallback-profile-listener.js";
-export type { MessageSink } from "./message-sink.js";
-export { OpaquePortsMerge, type OpaqueProfileListener } from "./opaque-ports-merge.js";
-export { portNotDefinedProfile } from "./port-not-defined-profile.js";
-export { ProfileTranslator } from "./profile-translator.js";
-export {
-  createServiceProfileStream,
-  type ProfileSubscription,
-  type ServiceProfileStream,
-  type ServiceProfileStreamOptions,
-} from "./service-profile-stream.js";
-export {
-  type TranslationCounter,
-  type TranslationKind,
-  uncountedTranslations,
-} from "./translation-counter.js";
+// For users of the package: one stream's translation, as in the README's example. A Get stream
+// gets an `EndpointTranslator` over the shared `EndpointTranslation`; a GetProfile stream gets
+// `createServiceProfileStream` (a service) or an `EndpointProfileTranslator` (an `ip:port`);
+// every one of them writes to a `MessageSink`.
+
+export type { EndpointTranslatorConfig, MessageSink } from "./contracts.js";
+export { EndpointTranslation, EndpointTranslator } from "./endpoints/endpoint-translator.js";
+export { EndpointProfileTranslator } from "./profiles/endpoint-profile-translator.js";
+export { createServiceProfileStream } from "./profiles/service-profile-stream.js";
+
+// For authors composing a server: the per-zone translation a Get handler holds, the answer to
+// a port the Service does not define, and the hook that counts translations for metrics.
+
+export type { TranslationCounter, TranslationKind } from "./contracts.js";
+export type { ZonedEndpointTranslation } from "./endpoints/endpoint-translator.js";
+export { portNotDefinedProfile } from "./profiles/destination-profile.js";

@@ -8,8 +8,7 @@ import {
   newAddress,
   type Pod,
 } from "@destination/core";
-import type { EndpointTranslatorConfig } from "./config.js";
-import type { MessageSink } from "./message-sink.js";
+import type { EndpointTranslatorConfig, MessageSink } from "./contracts.js";
 
 export const config: EndpointTranslatorConfig = {
   controllerNamespace: "linkerd",

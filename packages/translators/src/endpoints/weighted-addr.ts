@@ -1,7 +1,13 @@
-// The one place that decides what a proxy learns about an endpoint: labels, identity, protocol
-// hints. Get (endpoint-translation.ts) and endpoint profiles (endpoint-profile-translator.ts)
-// both build their `WeightedAddr` here.
-import type { Address, ExternalWorkload, Logger, Pod } from "@destination/core";
+// The one place that decides what a proxy learns about an endpoint: metric labels, identity,
+// protocol hints, skipped inbound ports. Get (endpoint-translator.ts) and endpoint profiles
+// (../profiles/endpoint-profile-translator.ts) both build their `WeightedAddr` here.
+import {
+  type Address,
+  type ExternalWorkload,
+  type Logger,
+  type Pod,
+  parsePortRange,
+} from "@destination/core";
 import {
   AuthorityOverrideSchema,
   create,
@@ -12,16 +18,9 @@ import {
   type WeightedAddr,
   WeightedAddrSchema,
 } from "@destination/proto";
-import type { EndpointTranslatorConfig } from "./config.js";
-import {
-  controlPlaneNamespaceOf,
-  externalWorkloadMetricLabels,
-  podMetricLabels,
-  serviceAccountOf,
-} from "./metric-labels.js";
+import type { EndpointTranslatorConfig } from "../contracts.js";
 import { isProxyMetaPort, proxyInboundPort } from "./proxy-env.js";
 import { sharedPodIdentity, sharedProtocolHint } from "./shared-messages.js";
-import { isSkippedInboundPort } from "./skip-inbound-ports.js";
 
 /** Every endpoint weighs the same (before the experimental zone weighting). */
 export const DEFAULT_WEIGHT = 10_000;
@@ -155,4 +154,88 @@ export function podlessWeightedAddr(
 /** An endpoint profile for an IP with no workload behind it: address and weight only. */
 export function bareWeightedAddr(addr: TcpAddress): WeightedAddr {
   return create(WeightedAddrSchema, { addr, weight: DEFAULT_WEIGHT });
+}
+
+// Metric labels: README "Pod metric labels" and "ExternalWorkload endpoints".
+
+/** The pod label naming the control plane that injected the pod's proxy. */
+const CONTROL_PLANE_NS_LABEL = "linkerd.io/control-plane-ns";
+const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
+
+/** `spec.serviceAccountName`, or `default` as the API server would fill it in. */
+function serviceAccountOf(pod: Pod): string {
+  return pod.spec?.serviceAccountName || "default";
+}
+
+/** The pod's control-plane namespace label, or "" when it is not meshed. */
+function controlPlaneNamespaceOf(pod: Pod): string {
+  return pod.metadata.labels?.[CONTROL_PLANE_NS_LABEL] ?? "";
+}
+
+/**
+ * Owner kinds arrive lower-cased from owner resolution; `job` is renamed because Prometheus
+ * reserves the `job` label for the scrape job.
+ */
+function ownerLabelKey(kind: string): string {
+  return kind === "job" ? "k8s_job" : kind;
+}
+
+/**
+ * Per-address labels of a pod-backed endpoint (README "Pod metric labels"), up to and including
+ * `zone`.
+ * Callers append `zone_locality` (Get) or `namespace` (endpoint profiles).
+ */
+function podMetricLabels(address: Address, pod: Pod): Record<string, string> {
+  const labels: Record<string, string> = { pod: pod.metadata.name };
+  labels[ownerLabelKey(address.ownerKind)] = address.ownerName;
+  labels.serviceaccount = serviceAccountOf(pod);
+  const controlPlaneNs = controlPlaneNamespaceOf(pod);
+  if (controlPlaneNs !== "") labels.control_plane_ns = controlPlaneNs;
+  const templateHash = pod.metadata.labels?.[POD_TEMPLATE_HASH_LABEL] ?? "";
+  if (templateHash !== "") labels.pod_template_hash = templateHash;
+  labels.zone = address.zone ?? "";
+  return labels;
+}
+
+/**
+ * Per-address labels of an ExternalWorkload endpoint (README "ExternalWorkload endpoints"), up to
+ * and including `zone`. The owner kind is used exactly as the watcher gives it: lower-cased on
+ * Get, as written in the owner reference on endpoint profiles, as upstream does.
+ */
+function externalWorkloadMetricLabels(
+  address: Address,
+  ew: ExternalWorkload,
+): Record<string, string> {
+  const labels: Record<string, string> = { external_workload: ew.metadata.name };
+  if (address.ownerKind !== "" && address.ownerName !== "") {
+    labels[address.ownerKind] = address.ownerName;
+  }
+  labels.zone = address.zone ?? "";
+  return labels;
+}
+
+// Skipped inbound ports: README "Pod endpoints".
+
+const SKIP_INBOUND_PORTS_ANNOTATION = "config.linkerd.io/skip-inbound-ports";
+
+/**
+ * Whether the pod's proxy is bypassed for inbound traffic on `port`
+ * (`config.linkerd.io/skip-inbound-ports`, numbers and ranges only; names are invalid). Such a port
+ * gets neither hints nor identity. Ranges are tested, not expanded: `1-65535` is a common value.
+ */
+function isSkippedInboundPort(pod: Pod, port: number, logger: Logger): boolean {
+  const value = pod.metadata.annotations?.[SKIP_INBOUND_PORTS_ANNOTATION] ?? "";
+  if (value === "") return false;
+  const list = value.endsWith(",") ? value.slice(0, -1) : value;
+  let skipped = false;
+  for (const raw of list.split(",")) {
+    const item = raw.trim();
+    const range = parsePortRange(item);
+    if (range === undefined) {
+      logger.warn("invalid skip-inbound-ports item, ignored", { item, pod: pod.metadata.name });
+      continue;
+    }
+    if (range.lo <= port && port <= range.hi) skipped = true;
+  }
+  return skipped;
 }

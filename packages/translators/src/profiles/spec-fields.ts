@@ -1,7 +1,7 @@
 // ServiceProfiles reach us as plain JSON, checked by nobody when they come from a manifests
 // folder. Upstream's typed decoding rejects a wrongly typed field outright; these helpers turn
 // the same cases into a TranslationError, so the profile is logged and skipped instead.
-import { TranslationError } from "./translation-error.js";
+import { TranslationError } from "../contracts.js";
 
 /** A string field; absent or null reads as "". */
 export function stringField(value: unknown, field: string): string {

@@ -1,6 +1,10 @@
+// Get: address sets in, `Update` messages out. `EndpointTranslation` and its per-zone
+// `ZonedEndpointTranslation` are shared by every stream of one configuration and translate each
+// snapshot once; `EndpointTranslator` is one stream's listener that sends their result.
 import {
   type Address,
   type AddressSet,
+  type EndpointsListener,
   externalWorkloadOpaquePorts,
   type Logger,
   podOpaquePorts,
@@ -15,9 +19,13 @@ import {
   type WeightedAddr,
   WeightedAddrSetSchema,
 } from "@destination/proto";
-import type { EndpointTranslatorConfig } from "./config.js";
+import {
+  type EndpointTranslatorConfig,
+  type MessageSink,
+  type TranslationCounter,
+  uncountedTranslations,
+} from "../contracts.js";
 import { compareEncodedAddresses, type EncodedAddress, encodeAddress } from "./tcp-address.js";
-import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
 import {
   externalWorkloadWeightedAddr,
   podlessWeightedAddr,
@@ -200,4 +208,37 @@ function inOrder(list: readonly Ordered[]): boolean {
     if (compareEncodedAddresses(list[i - 1] as Ordered, list[i] as Ordered) > 0) return false;
   }
   return true;
+}
+
+/**
+ * One Get stream's listener on the endpoints watcher: each `add` or `remove` of an address set
+ * becomes at most one `Update` in the stream's sink, in call order. It never blocks and never
+ * throws back into the watcher.
+ */
+export class EndpointTranslator implements EndpointsListener {
+  constructor(
+    private readonly translation: ZonedEndpointTranslation,
+    private readonly sink: MessageSink<Update>,
+    private readonly logger: Logger = silentLogger,
+  ) {}
+
+  add(set: AddressSet): void {
+    this.#send(() => this.translation.addUpdate(set), "add");
+  }
+
+  remove(set: AddressSet): void {
+    this.#send(() => this.translation.removeUpdate(set), "remove");
+  }
+
+  #send(translate: () => Update | undefined, kind: "add" | "remove"): void {
+    try {
+      const update = translate();
+      // A refusal needs no handling here: the server ends the stream and the proxy resyncs.
+      if (update !== undefined) this.sink.send(update);
+    } catch (err) {
+      this.logger.error(`failed to translate an endpoints ${kind}`, {
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
 }

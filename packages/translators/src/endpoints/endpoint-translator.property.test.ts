@@ -15,9 +15,8 @@ import {
 } from "@destination/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { EndpointTranslation } from "./endpoint-translation.js";
-import { EndpointTranslator } from "./endpoint-translator.js";
-import { collectingSink, config } from "./test-fixtures.js";
+import { collectingSink, config } from "../test-fixtures.js";
+import { EndpointTranslation, EndpointTranslator } from "./endpoint-translator.js";
 
 // One endpoint as a test case describes it; any field change makes it a "changed" address.
 interface EndpointSpec {

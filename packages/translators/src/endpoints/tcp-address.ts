@@ -4,7 +4,7 @@ import {
   ipBytesFromString,
   type TcpAddress,
 } from "@destination/proto";
-import { TranslationError } from "./translation-error.js";
+import { TranslationError } from "../contracts.js";
 
 /** A proto address with the raw IP bytes kept beside it, for sorting. */
 export interface EncodedAddress {

@@ -13,16 +13,19 @@ import {
   equals,
   type WeightedAddr,
 } from "@destination/proto";
-import type { EndpointTranslatorConfig } from "./config.js";
-import type { MessageSink } from "./message-sink.js";
-import { defaultRetryBudget } from "./retry-budget.js";
-import { encodeAddress } from "./tcp-address.js";
-import { type TranslationCounter, uncountedTranslations } from "./translation-counter.js";
+import {
+  type EndpointTranslatorConfig,
+  type MessageSink,
+  type TranslationCounter,
+  uncountedTranslations,
+} from "../contracts.js";
+import { encodeAddress } from "../endpoints/tcp-address.js";
 import {
   bareWeightedAddr,
   externalWorkloadWeightedAddr,
   podWeightedAddr,
-} from "./weighted-addr.js";
+} from "../endpoints/weighted-addr.js";
+import { defaultRetryBudget } from "./destination-profile.js";
 
 /**
  * One GetProfile stream on an `ip:port` (README "Endpoint profiles"): every address the workload

@@ -1,6 +1,6 @@
 import type { Container, Pod } from "@destination/core";
 import { InvalidAddressError, ipBytesFromString } from "@destination/proto";
-import { TranslationError } from "./translation-error.js";
+import { TranslationError } from "../contracts.js";
 
 const PROXY_CONTAINER = "linkerd-proxy";
 const INBOUND_LISTEN_ADDR = "LINKERD2_PROXY_INBOUND_LISTEN_ADDR";

@@ -8,10 +8,13 @@ import {
   toJson,
 } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
-import { portNotDefinedProfile } from "./port-not-defined-profile.js";
-import { ProfileTranslator } from "./profile-translator.js";
-import { collectingSink, recordingLogger } from "./test-fixtures.js";
+import { collectingSink, recordingLogger } from "../test-fixtures.js";
+import {
+  completeAuthority,
+  DEFAULT_SERVICE_PROFILE,
+  ProfileTranslator,
+  portNotDefinedProfile,
+} from "./destination-profile.js";
 
 const FQN = "books.default.svc.cluster.local";
 const TARGET = { fqn: FQN, service: { namespace: "default", name: "books" }, port: 8080 };
@@ -242,5 +245,27 @@ describe("portNotDefinedProfile", () => {
     const empty = portNotDefinedProfile();
     expect(toJson(DestinationProfileSchema, empty)).toEqual({});
     expect(toBinary(DestinationProfileSchema, empty)).toHaveLength(0);
+  });
+});
+
+describe("completeAuthority", () => {
+  it.each([
+    ["web-v2.ns.svc.cluster.local", "web-v2.ns.svc.cluster.local:8080"],
+    ["web-v2.ns.svc.cluster.local:9090", "web-v2.ns.svc.cluster.local:9090"],
+    // The port text is not validated.
+    ["foo:bar", "foo:bar"],
+    ["foo:", "foo:"],
+    ["[::1]:80", "[::1]:80"],
+    // Too many colons: an IPv6-looking host is bracketed.
+    ["::1", "[::1]:8080"],
+    ["a:b:c", "[a:b:c]:8080"],
+    // Bad brackets do not split either.
+    ["[::1]", "[[::1]]:8080"],
+    ["[::1]x:80", "[[::1]x:80]:8080"],
+    ["a]b:80", "[a]b:80]:8080"],
+    ["a]b", "a]b:8080"],
+    ["", ":8080"],
+  ])("%j → %j", (authority, completed) => {
+    expect(completeAuthority(authority, 8080)).toBe(completed);
   });
 });

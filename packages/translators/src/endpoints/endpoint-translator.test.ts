@@ -12,9 +12,7 @@ import {
   WeightedAddrSchema,
 } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import type { EndpointTranslatorConfig } from "./config.js";
-import { EndpointTranslation } from "./endpoint-translation.js";
-import { EndpointTranslator } from "./endpoint-translator.js";
+import type { EndpointTranslatorConfig } from "../contracts.js";
 import {
   addressSet,
   collectingSink,
@@ -22,7 +20,8 @@ import {
   podAddress,
   recordingLogger,
   wireFields,
-} from "./test-fixtures.js";
+} from "../test-fixtures.js";
+import { EndpointTranslation, EndpointTranslator } from "./endpoint-translator.js";
 
 const IDENTITY = "serviceaccount-name.ns.serviceaccount.identity.linkerd.trust.domain";
 const SET_LABELS = { namespace: "service-ns", service: "service-name" };
