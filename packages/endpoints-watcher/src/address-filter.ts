@@ -56,6 +56,22 @@ function byZoneHints(entries: Entries, zone: string): Entries {
  * itself is returned rather than a copy.
  */
 function byAddressFamily(entries: Entries, enableIPv6: boolean): Entries {
+  const dropped = familyDrops(entries, enableIPv6);
+  let anyDropped = false;
+  for (const e of entries.values()) {
+    if (dropped(e) !== null) {
+      anyDropped = true;
+      break;
+    }
+  }
+  return anyDropped ? keep(entries, (e) => dropped(e) === null) : entries;
+}
+
+/** Why the address family rule drops an entry of `entries`, or null when it keeps it. */
+export function familyDrops(
+  entries: Entries,
+  enableIPv6: boolean,
+): (e: AddressSetEntry) => "IPv6 disabled" | "IPv4 of a dual-stack workload" | null {
   const workload = (e: AddressSetEntry) => `${e.id.namespace}/${e.id.name}`;
   let withIPv6: Set<string> | undefined;
   if (enableIPv6) {
@@ -65,16 +81,10 @@ function byAddressFamily(entries: Entries, enableIPv6: boolean): Entries {
       withIPv6.add(workload(e));
     }
   }
-  const dropped = (e: AddressSetEntry) =>
-    e.id.ipFamily === "IPv6"
-      ? !enableIPv6
-      : e.id.ipFamily === "IPv4" && withIPv6 !== undefined && withIPv6.has(workload(e));
-  let anyDropped = false;
-  for (const e of entries.values()) {
-    if (dropped(e)) {
-      anyDropped = true;
-      break;
-    }
-  }
-  return anyDropped ? keep(entries, (e) => !dropped(e)) : entries;
+  return (e) => {
+    if (e.id.ipFamily === "IPv6") return enableIPv6 ? null : "IPv6 disabled";
+    return e.id.ipFamily === "IPv4" && withIPv6 !== undefined && withIPv6.has(workload(e))
+      ? "IPv4 of a dual-stack workload"
+      : null;
+  };
 }

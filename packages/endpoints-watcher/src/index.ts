@@ -14,6 +14,12 @@ export {
   createManifestsCluster,
   MemoryCluster,
 } from "@destination/k8s-discovery";
+export {
+  type AddressVerdict,
+  explainSliceAddresses,
+  type NotServedReason,
+  type SliceExplanation,
+} from "./address-explanation.js";
 export type { EndpointsWatcherOptions } from "./endpoints-watcher.js";
 export { EndpointsWatcher } from "./endpoints-watcher.js";
 export type { FilterKey } from "./filter-key.js";

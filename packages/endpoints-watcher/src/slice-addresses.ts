@@ -10,6 +10,7 @@ import {
   podPortOpaqueByServers,
 } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
+import type { NotServedReason } from "./address-explanation.js";
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, podOwnerReader, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
@@ -33,6 +34,9 @@ function isSliceFamily(addressType: string): addressType is SliceFamily {
  * FQDN slices are converted like the others: their "IPs" are DNS names that the
  * translator cannot encode and drops. They are kept here rather than dropped because they take
  * part in zone-hint filtering and in the `endpoints_pods` and `endpoints_exists` metrics.
+ *
+ * `dropped` hears why each endpoint left out was left out (`null`: the whole slice), for
+ * `explainSliceAddresses`; serving passes none.
  */
 export function sliceAddresses(
   slice: EndpointSlice,
@@ -41,6 +45,7 @@ export function sliceAddresses(
   srcPort: number,
   ctx: ConversionContext,
   note: NoteReference,
+  dropped?: (endpoint: Endpoint | null, reason: NotServedReason) => void,
 ): Map<string, AddressSetEntry> {
   const entries = new Map<string, AddressSetEntry>();
   const sliceName = `${slice.metadata.namespace}/${slice.metadata.name}`;
@@ -50,10 +55,14 @@ export function sliceAddresses(
       slice: sliceName,
       addressType: family,
     });
+    dropped?.(null, "unsupported address type");
     return entries;
   }
   const port = slicePort(slice, target);
-  if (port === 0) return entries;
+  if (port === 0) {
+    dropped?.(null, "no matching port");
+    return entries;
+  }
   if (family === "FQDN") {
     ctx.logger.debug("FQDN EndpointSlice: its names are carried but translators drop them", {
       slice: sliceName,
@@ -71,7 +80,11 @@ export function sliceAddresses(
   const endpoints = slice.endpoints ?? [];
   for (let e = 0; e < endpoints.length; e++) {
     const ep = endpoints[e];
-    if (ep == null || ep.conditions?.ready === false) continue;
+    if (ep == null) continue;
+    if (ep.conditions?.ready === false) {
+      dropped?.(ep, "not ready");
+      continue;
+    }
     const ref = ep.targetRef;
     const forZones = hintedZones(ep);
     const hostname = ep.hostname ?? null;
@@ -105,6 +118,7 @@ export function sliceAddresses(
           slice: sliceName,
           pod: `${podNamespace}/${ref.name}`,
         });
+        dropped?.(ep, "pod missing");
         continue;
       }
       const owner = podOwner(pod);
@@ -149,6 +163,7 @@ export function sliceAddresses(
             externalWorkload: `${namespace}/${ref.name}`,
           },
         );
+        dropped?.(ep, "externalworkload missing");
         continue;
       }
       let opaqueProtocol: boolean;
@@ -161,6 +176,7 @@ export function sliceAddresses(
           externalWorkload: `${namespace}/${ew.metadata.name}`,
           error: String(err),
         });
+        dropped?.(ep, "invalid Server selector");
         continue;
       }
       const owners = ew.metadata.ownerReferences ?? [];
@@ -180,8 +196,9 @@ export function sliceAddresses(
           forZones,
         });
       }
+    } else {
+      dropped?.(ep, "unsupported target kind");
     }
-    // Other targetRef kinds are not served.
   }
   return entries;
 }

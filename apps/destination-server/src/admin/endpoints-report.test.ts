@@ -170,6 +170,54 @@ describe("endpointsReport", () => {
     expect(verdicts(endpointsReport(cluster, WEB, options))).toEqual([["fd00::1", true, null]]);
   });
 
+  it("serves a dual-stack pod over IPv6 only, as the watcher does", () => {
+    const v4 = slice(
+      NS,
+      "web-v4",
+      "web",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.1.0.1", pod: "web-0" }],
+    );
+    const v6 = {
+      ...slice(
+        NS,
+        "web-v6",
+        "web",
+        [{ name: "http", port: 8080 }],
+        [{ ip: "fd00::1", pod: "web-0" }],
+      ),
+      addressType: "IPv6",
+    };
+    const cluster = clusterWith(webService, webPod("web-0", "10.1.0.1"), v4, v6);
+    expect(verdicts(endpointsReport(cluster, WEB, options))).toEqual([
+      ["10.1.0.1", false, "IPv4 of a dual-stack workload"],
+      ["fd00::1", true, null],
+    ]);
+    expect(verdicts(endpointsReport(cluster, WEB, { ...options, enableIpv6: false }))).toEqual([
+      ["10.1.0.1", true, null],
+      ["fd00::1", false, "IPv6 disabled"],
+    ]);
+  });
+
+  it("serves one address of an endpoint that lists several, as the watcher does", () => {
+    const base = slice(
+      NS,
+      "web-abc",
+      "web",
+      [{ name: "http", port: 8080 }],
+      [{ ip: "10.1.0.1", pod: "web-0" }],
+    );
+    const twoAddresses = {
+      ...base,
+      endpoints: base.endpoints?.map((ep) => ({ ...ep, addresses: ["10.1.0.1", "10.1.0.2"] })),
+    };
+    const cluster = clusterWith(webService, webPod("web-0", "10.1.0.1"), twoAddresses);
+    expect(verdicts(endpointsReport(cluster, WEB, options))).toEqual([
+      ["10.1.0.1", false, "another address of the endpoint is served"],
+      ["10.1.0.2", true, null],
+    ]);
+  });
+
   it("notes per-subscriber zone filtering when endpoints carry hints", () => {
     const cluster = clusterWith(
       webService,

@@ -1,22 +1,23 @@
 // What the server knows about one Service's endpoints, and why each address is or is not handed
-// to proxies: the data behind the admin server's `/debug/endpoints`. Read from the cluster caches
-// with the same port rules as the endpoints watcher, so the answer matches what Get streams.
+// to proxies: the data behind the admin server's `/debug/endpoints`. Whether an address is served
+// is the endpoints watcher's verdict (`explainSliceAddresses`, its own conversion and family
+// rule), so the answer matches what Get streams.
 
 import type { Endpoint, EndpointSlice, NamespacedName, Pod, Service } from "@destination/core";
-
-import { serviceTargetPort, slicePort, type TargetPort } from "@destination/endpoints-watcher";
+import type { SliceExplanation } from "@destination/endpoints-watcher";
+import {
+  type AddressVerdict,
+  explainSliceAddresses,
+  type NotServedReason as WatcherReason,
+} from "@destination/endpoints-watcher";
 import type { Cluster } from "@destination/k8s-discovery";
+import { InvalidAddressError, ipBytesFromString } from "@destination/proto";
 
-/** Why an address listed in a slice is not served. */
-export type NotServedReason =
-  | "not ready"
-  | "pod missing"
-  | "externalworkload missing"
-  | "unsupported target kind"
-  | "unsupported address type"
-  | "no matching port"
-  | "FQDN address"
-  | "IPv6 disabled";
+/**
+ * Why an address listed in a slice is not served: the watcher's reasons, and names, which the
+ * watcher carries but a proxy cannot be sent (the translators drop what is not an IP).
+ */
+export type NotServedReason = WatcherReason | "FQDN address";
 
 export interface ServiceReport {
   readonly namespace: string;
@@ -109,7 +110,9 @@ export function endpointsReport(
     .sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   if (service === undefined && slices.length === 0) return undefined;
 
-  const sliceReports = slices.map((slice) => sliceReport(cluster, service, slice, options));
+  const sliceReports = explainSliceAddresses(cluster, service, slices, {
+    enableIPv6: options.enableIpv6,
+  }).map((explained) => sliceReport(cluster, explained));
   return {
     service: service === undefined ? null : serviceReport(service),
     endpointSlices: sliceReports,
@@ -135,93 +138,42 @@ function serviceReport(service: Service): ServiceReport {
   };
 }
 
-/**
- * The ports a slice serves. Without the Service, the watcher serves a requested port number
- * as it is, so any slice that lists ports serves; it is reported with no port pairs.
- */
-function servedPortPairs(
-  service: Service | undefined,
-  slice: EndpointSlice,
-): { servicePort: number; port: number }[] {
-  const pairs: { servicePort: number; port: number }[] = [];
-  for (const p of service?.spec?.ports ?? []) {
-    const target: TargetPort = serviceTargetPort(service, p.port);
-    const port = slicePort(slice, target);
-    if (port !== 0) pairs.push({ servicePort: p.port, port });
-  }
-  return pairs;
-}
-
-function sliceReport(
-  cluster: Cluster,
-  service: Service | undefined,
-  slice: EndpointSlice,
-  options: EndpointsReportOptions,
-): SliceReport {
-  const servesPorts = servedPortPairs(service, slice);
-  const family = slice.addressType;
-  let sliceReason: NotServedReason | null = null;
-  if (family !== "IPv4" && family !== "IPv6" && family !== "FQDN") {
-    sliceReason = "unsupported address type";
-  } else if (service === undefined ? slice.ports == null : servesPorts.length === 0) {
-    sliceReason = "no matching port";
-  }
+function sliceReport(cluster: Cluster, explained: SliceExplanation): SliceReport {
+  const { slice, servesPorts, verdict } = explained;
   const namespace = slice.metadata.namespace ?? "";
   return {
     name: slice.metadata.name,
-    addressType: family,
+    addressType: slice.addressType,
     ports: (slice.ports ?? []).map((p) => ({
       name: p.name ?? "",
       port: p.port ?? null,
       protocol: p.protocol ?? "TCP",
     })),
-    servesPorts,
+    servesPorts: [...servesPorts],
     endpoints: (slice.endpoints ?? [])
       .filter((ep) => ep != null)
-      .map((ep) => endpointReport(cluster, namespace, family, ep, sliceReason, options)),
+      .map((ep) => endpointReport(cluster, namespace, ep, verdict)),
   };
 }
 
 function endpointReport(
   cluster: Cluster,
   sliceNamespace: string,
-  family: string,
   ep: Endpoint,
-  sliceReason: NotServedReason | null,
-  options: EndpointsReportOptions,
+  verdict: AddressVerdict,
 ): EndpointReport {
   const ref = ep.targetRef ?? null;
   // Manifests may omit the reference's namespace; the watcher reads the slice's then.
   const refNamespace = ref?.namespace || sliceNamespace;
   const pod = ref?.kind === "Pod" ? cluster.pods.get(refNamespace, ref.name ?? "") : undefined;
-
-  // In the order the watcher drops addresses, so the first obstacle is the one reported.
-  let reason = sliceReason;
-  if (reason === null && ep.conditions?.ready === false) reason = "not ready";
-  if (reason === null && ref != null) {
-    if (ref.kind === "Pod") {
-      if (pod === undefined) reason = "pod missing";
-    } else if (ref.kind === "ExternalWorkload") {
-      if (cluster.externalWorkloads.get(sliceNamespace, ref.name ?? "") === undefined) {
-        reason = "externalworkload missing";
-      }
-    } else {
-      reason = "unsupported target kind";
-    }
-  }
-  // Carried by the watcher, but proxies are never sent names or (without IPv6) IPv6 addresses.
-  if (reason === null && family === "FQDN") reason = "FQDN address";
-  if (reason === null && family === "IPv6" && !options.enableIpv6) reason = "IPv6 disabled";
-
   const podView = pod === undefined ? null : podReport(cluster, pod);
   const forZones = (ep.hints?.forZones ?? []).filter((z) => z != null).map((z) => z.name);
   return {
-    addresses: (ep.addresses ?? []).map((address) => ({
-      address,
-      pod: podView,
-      served: reason === null,
-      reason,
-    })),
+    addresses: (ep.addresses ?? []).map((address) => {
+      const reason: NotServedReason | null =
+        verdict(ep, address) ?? (isIp(address) ? null : "FQDN address");
+      return { address, pod: podView, served: reason === null, reason };
+    }),
     conditions: {
       ready: ep.conditions?.ready ?? null,
       serving: ep.conditions?.serving ?? null,
@@ -233,6 +185,17 @@ function endpointReport(
     zone: ep.zone ?? null,
     hints: ep.hints == null ? null : { forZones },
   };
+}
+
+/** Whether the translators can send `address` to a proxy (they encode IPs, not names). */
+function isIp(address: string): boolean {
+  try {
+    ipBytesFromString(address);
+    return true;
+  } catch (err) {
+    if (err instanceof InvalidAddressError) return false;
+    throw err;
+  }
 }
 
 function podReport(cluster: Cluster, pod: Pod): PodReport {
