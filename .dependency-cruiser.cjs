@@ -4,10 +4,10 @@
 // Each workspace folder may import only the folders listed for it (and itself). Imports of
 // npm packages are not restricted here; package.json files say which ones each package may use.
 const layers = {
-  // The bottom layer: no workspace imports at all.
-  "packages/core": [],
+  // The bottom layer: Go's rules, then the domain core and the wire schema on them.
   "packages/go-compat": [],
-  "packages/proto": [],
+  "packages/core": ["packages/go-compat"],
+  "packages/proto": ["packages/go-compat"],
   // Cluster access.
   "packages/k8s-discovery": ["packages/core", "packages/go-compat"],
   // Writes EndpointSlices for ExternalWorkloads, reading the cluster's caches.

@@ -7,21 +7,9 @@ import {
 } from "@destination/core";
 import type { Cluster } from "@destination/k8s-discovery";
 import { familyDrops } from "./address-filter.js";
+import type { NotServedReason } from "./not-served-reason.js";
 import { sliceAddresses } from "./slice-addresses.js";
 import { serviceTargetPort, slicePort } from "./target-port.js";
-
-/** Why an address a slice lists is not served. */
-export type NotServedReason =
-  | "unsupported address type"
-  | "no matching port"
-  | "not ready"
-  | "pod missing"
-  | "externalworkload missing"
-  | "invalid Server selector"
-  | "unsupported target kind"
-  | "another address of the endpoint is served"
-  | "IPv6 disabled"
-  | "IPv4 of a dual-stack workload";
 
 /** Whether one address of a slice's endpoint is served, and if not the first reason why. */
 export type AddressVerdict = (endpoint: Endpoint, address: string) => NotServedReason | null;

@@ -17,10 +17,10 @@ export {
 export {
   type AddressVerdict,
   explainSliceAddresses,
-  type NotServedReason,
   type SliceExplanation,
 } from "./address-explanation.js";
 export type { EndpointsWatcherOptions } from "./endpoints-watcher.js";
 export { EndpointsWatcher } from "./endpoints-watcher.js";
 export type { FilterKey } from "./filter-key.js";
+export type { NotServedReason } from "./not-served-reason.js";
 export { serviceTargetPort, slicePort, type TargetPort } from "./target-port.js";

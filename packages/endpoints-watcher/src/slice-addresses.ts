@@ -10,10 +10,10 @@ import {
   podPortOpaqueByServers,
 } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
-import type { NotServedReason } from "./address-explanation.js";
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, podOwnerReader, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
+import type { NotServedReason } from "./not-served-reason.js";
 import { type NoteReference, notePod } from "./source-references.js";
 import { slicePort, type TargetPort } from "./target-port.js";
 

@@ -4,9 +4,9 @@
 // (an FQDN, a malformed literal, a bad port). Callers that must skip such endpoints catch it
 // and log `err.message`, which names the input and the reason.
 //
-// Parsing is hand-written rather than delegated to `net.isIP` so that the accepted grammar is
-// explicit and we get the bytes in the same pass.
+// The IP grammar is go-compat's (`parseIP`, Go's `net.ParseIP`), the workspace's only one.
 import { create } from "@bufbuild/protobuf";
+import { formatIPv6, isIPv4Mapped, parseIP } from "@destination/go-compat";
 import {
   type IPAddress,
   IPAddressSchema,
@@ -31,109 +31,7 @@ export class InvalidAddressError extends Error {
   }
 }
 
-const DECIMAL_OCTET = /^(?:0|[1-9]\d{0,2})$/;
-const HEX_GROUP = /^[0-9a-fA-F]{1,4}$/;
 const PORT = /^\d{1,5}$/;
-
-/** Parses dotted-quad text into 4 bytes, or returns a reason string. Leading zeros are
- * rejected (as Go and Node do) because some parsers read them as octal. */
-function parseIPv4Bytes(text: string): Uint8Array | string {
-  return scanIPv4Bytes(text) ?? explainIPv4(text);
-}
-
-/**
- * The same grammar in one pass over the characters, undefined for anything it rejects: every
- * endpoint IP goes through here, and splitting plus a regex per part showed in profiles.
- */
-function scanIPv4Bytes(text: string): Uint8Array | undefined {
-  const out = new Uint8Array(4);
-  let part = 0;
-  let value = 0;
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x2e) {
-      if (digits === 0 || part === 3) return undefined;
-      out[part++] = value;
-      value = 0;
-      digits = 0;
-    } else if (c >= 0x30 && c <= 0x39) {
-      if (digits > 0 && value === 0) return undefined;
-      value = value * 10 + (c - 0x30);
-      digits++;
-      if (digits > 3 || value > 255) return undefined;
-    } else {
-      return undefined;
-    }
-  }
-  if (part !== 3 || digits === 0) return undefined;
-  out[3] = value;
-  return out;
-}
-
-/** Why `text` is not a dotted quad (or its bytes after all). */
-function explainIPv4(text: string): Uint8Array | string {
-  const parts = text.split(".");
-  if (parts.length !== 4) return "IPv4 needs exactly four dot-separated parts";
-  const out = new Uint8Array(4);
-  for (let i = 0; i < 4; i++) {
-    const part = parts[i] ?? "";
-    if (!DECIMAL_OCTET.test(part)) return `bad IPv4 part ${JSON.stringify(part)}`;
-    const n = Number(part);
-    if (n > 255) return `IPv4 part ${n} exceeds 255`;
-    out[i] = n;
-  }
-  return out;
-}
-
-/** Parses IPv6 text (no zone, no brackets) into 16 bytes, or returns a reason string. */
-function parseIPv6Bytes(text: string): Uint8Array | string {
-  const halves = text.split("::");
-  if (halves.length > 2) return "'::' may appear only once";
-
-  // Each side of '::' is a list of groups; only the last group overall may be dotted IPv4.
-  const toWords = (side: string, isTail: boolean): number[] | string => {
-    if (side === "") return [];
-    const groups = side.split(":");
-    const words: number[] = [];
-    for (let i = 0; i < groups.length; i++) {
-      const g = groups[i] ?? "";
-      if (isTail && i === groups.length - 1 && g.includes(".")) {
-        const v4 = parseIPv4Bytes(g);
-        if (typeof v4 === "string") return `embedded ${v4}`;
-        words.push(((v4[0] ?? 0) << 8) | (v4[1] ?? 0), ((v4[2] ?? 0) << 8) | (v4[3] ?? 0));
-      } else if (HEX_GROUP.test(g)) {
-        words.push(Number.parseInt(g, 16));
-      } else {
-        return `bad IPv6 group ${JSON.stringify(g)}`;
-      }
-    }
-    return words;
-  };
-
-  const hasEllipsis = halves.length === 2;
-  const head = toWords(halves[0] ?? "", !hasEllipsis);
-  if (typeof head === "string") return head;
-  const tail = hasEllipsis ? toWords(halves[1] ?? "", true) : [];
-  if (typeof tail === "string") return tail;
-
-  const given = head.length + tail.length;
-  let words: number[];
-  if (hasEllipsis) {
-    // RFC 4291: '::' stands for one or more zero groups, never zero of them.
-    if (given > 7) return "'::' must replace at least one group";
-    words = [...head, ...new Array<number>(8 - given).fill(0), ...tail];
-  } else {
-    if (given !== 8) return `IPv6 needs 8 groups, got ${given}`;
-    words = head;
-  }
-  const out = new Uint8Array(16);
-  words.forEach((w, i) => {
-    out[2 * i] = w >> 8;
-    out[2 * i + 1] = w & 0xff;
-  });
-  return out;
-}
 
 /**
  * Parses an IP literal into its raw bytes: 4 for IPv4, 16 for IPv6 (including IPv4-mapped
@@ -144,11 +42,11 @@ export function ipBytesFromString(text: string): Uint8Array {
   if (text.includes(":")) {
     const pct = text.indexOf("%");
     if (pct === text.length - 1) throw new InvalidAddressError(text, "empty IPv6 zone");
-    const bytes = parseIPv6Bytes(pct === -1 ? text : text.slice(0, pct));
+    const bytes = parseIP(pct === -1 ? text : text.slice(0, pct));
     if (typeof bytes === "string") throw new InvalidAddressError(text, bytes);
     return bytes;
   }
-  const bytes = parseIPv4Bytes(text);
+  const bytes = parseIP(text);
   if (typeof bytes === "string")
     throw new InvalidAddressError(text, `not an IP address (${bytes})`);
   return bytes;
@@ -211,34 +109,10 @@ export function ipBytesToString(bytes: Uint8Array): string {
   if (bytes.length === 4) return Array.from(bytes).join(".");
   if (bytes.length !== 16)
     throw new RangeError(`an IP address has 4 or 16 bytes, got ${bytes.length}`);
-
-  const words: number[] = [];
-  for (let i = 0; i < 16; i += 2) words.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
-
-  // RFC 5952, section 5: IPv4-mapped addresses keep the dotted tail.
-  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) {
-    return `::ffff:${Array.from(bytes.subarray(12)).join(".")}`;
-  }
-
-  // RFC 5952, section 4.2: compress the longest run of 2+ zero groups, the first one on a tie.
-  let bestStart = -1;
-  let bestLen = 1;
-  for (let i = 0; i < 8; ) {
-    if (words[i] !== 0) {
-      i++;
-      continue;
-    }
-    let j = i;
-    while (j < 8 && words[j] === 0) j++;
-    if (j - i > bestLen) {
-      bestStart = i;
-      bestLen = j - i;
-    }
-    i = j;
-  }
-  const hex = (ws: number[]) => ws.map((w) => w.toString(16)).join(":");
-  if (bestStart === -1) return hex(words);
-  return `${hex(words.slice(0, bestStart))}::${hex(words.slice(bestStart + bestLen))}`;
+  // RFC 5952, section 5: IPv4-mapped addresses keep the dotted tail (Go would print them as
+  // IPv4; the proxy API keeps them IPv6).
+  if (isIPv4Mapped(bytes)) return `::ffff:${Array.from(bytes.subarray(12)).join(".")}`;
+  return formatIPv6(bytes);
 }
 
 /**
