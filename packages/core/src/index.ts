@@ -1,5 +1,5 @@
 // Public API of @destination/core: the address model, listener contracts, object shapes and
-// the rules about them, with no I/O and no dependencies.
+// the rules about them, with no I/O; its one dependency is go-compat (Go's IP grammar).
 
 export type { Address, AddressId, AddressSet, AddressSetEntry } from "./address.js";
 export { addressIdKey, emptyAddressSet, newAddress } from "./address.js";
