@@ -347,13 +347,14 @@ describe("dst audit -- SERVER-FLAGS: the reference answers with the audited serv
 describe("dst audit --settle: a divergence is rechecked before it is reported", () => {
   it("the server catches up within the settle time: not reported, RECHECK gone, exit 0", async () => {
     // The server serves a folder that lacks one endpoint of the reference's, until the test
-    // writes the missing one while dst waits to recheck.
+    // writes the missing one while dst waits to recheck. The settle time leaves a loaded
+    // machine room to notice the file.
     const lagging = await shopFolder({ slice: shopSliceYaml(shopPods.slice(0, 1)) });
     const behind = await startServer(lagging);
     try {
       const io = new CapturedIo();
       const run = runCli(
-        ["audit", "--addr", behind.addr, "--timeout", "1s", "--settle", "4s"].concat([
+        ["audit", "--addr", behind.addr, "--timeout", "1s", "--settle", "8s"].concat([
           "--manifests",
           served,
           SHOP_WEB,
@@ -362,7 +363,7 @@ describe("dst audit --settle: a divergence is rechecked before it is reported", 
         io,
       );
       await io.until((_, err) => err.includes("rechecking"));
-      expect(io.err).toBe("dst: 1 of 2 diverge; rechecking in 4000 ms (--settle)\n");
+      expect(io.err).toBe("dst: 1 of 2 diverge; rechecking in 8000 ms (--settle)\n");
       await writeFile(join(lagging, "slice.yaml"), shopSliceYaml(shopPods));
       expect(await run).toBe(ExitCode.ok);
       expect(rowsOf(io.out)).toEqual([
@@ -381,7 +382,7 @@ describe("dst audit --settle: a divergence is rechecked before it is reported", 
     try {
       const io = new CapturedIo();
       const run = runCli(
-        ["audit", "--addr", behind.addr, "--timeout", "1s", "--settle", "4s", "-o", "json"].concat([
+        ["audit", "--addr", behind.addr, "--timeout", "1s", "--settle", "8s", "-o", "json"].concat([
           "--manifests",
           served,
           SHOP_WEB,
