@@ -40,6 +40,14 @@ export {
   file_grpc_health_v1_health,
 } from "./descriptors.js";
 export { durationFromMs, durationFromNanos, durationToMs, durationToNanos } from "./duration.js";
+export {
+  type AnnouncedEndpoint,
+  compareEndpointViews,
+  type EndpointDifference,
+  EndpointView,
+  type EndpointViewDifferences,
+  sameAnnouncement,
+} from "./endpoint-view.js";
 export * from "./gen/destination_pb.js";
 export {
   type HealthCheckRequest,
@@ -56,6 +64,7 @@ export * from "./gen/http_types_pb.js";
 export * from "./gen/meta_pb.js";
 export * from "./gen/net_pb.js";
 export { type HealthServer, HealthService } from "./health-service.js";
+export { canonicalJson, differingFields } from "./message-fields.js";
 export {
   DestinationMethodPath,
   type DestinationProfileOrBytes,

@@ -1,17 +1,11 @@
-// Two first answers to one Get, compared endpoint by endpoint as a proxy sees them: by `ip:port`,
-// on every field of the `WeightedAddr` (weight, identity, protocol hint and opaque transport,
-// authority override, metric labels with the zone) and on the set's labels.
+// Two first answers to one Get, compared endpoint by endpoint as a proxy holds them: proto's
+// `compareEndpointViews`, the comparison the server's self-audit makes too.
 import {
-  equals,
-  type JsonValue,
-  toJson,
+  compareEndpointViews,
+  EndpointView,
   type Update,
   type WeightedAddr,
-  WeightedAddrSchema,
 } from "@destination/proto";
-import { endpointKey } from "../endpoints/endpoint-key.js";
-import { EndpointSet } from "../endpoints/endpoint-set.js";
-import { canonicalJson, differingFields } from "./canonical-json.js";
 
 /** One endpoint on which the two answers disagree. */
 export interface EndpointDifference {
@@ -32,56 +26,25 @@ export interface EndpointDiff {
   readonly changed: readonly EndpointDifference[];
 }
 
-interface Held {
-  readonly endpoints: ReadonlyMap<string, WeightedAddr>;
-  readonly setLabels: Readonly<Record<string, string>>;
-}
-
 /** A first answer as a proxy holds it; `undefined` (a silent stream) holds nothing. */
-function held(update: Update | undefined): Held {
-  if (update === undefined) return { endpoints: new Map(), setLabels: {} };
-  const view = new EndpointSet().apply(update);
-  const endpoints = new Map(
-    view.rows
-      .filter((row) => row.mark !== "removed")
-      .map((row) => [endpointKey(row.endpoint.addr), row.endpoint]),
-  );
-  return { endpoints, setLabels: view.setLabels };
-}
-
-function fieldsOf(expected: WeightedAddr, actual: WeightedAddr): string[] {
-  return differingFields(
-    toJson(WeightedAddrSchema, expected) as Record<string, JsonValue>,
-    toJson(WeightedAddrSchema, actual) as Record<string, JsonValue>,
-  );
-}
+const held = (update: Update | undefined) =>
+  update === undefined ? new EndpointView() : new EndpointView().apply(update);
 
 /** How `actual` (the audited server's first answer) differs from `expected` (the reference's). */
 export function diffEndpoints(
   expected: Update | undefined,
   actual: Update | undefined,
 ): EndpointDiff {
-  const want = held(expected);
-  const have = held(actual);
-  // The set labels travel with every endpoint of an add; a proxy labels each endpoint with them.
-  const setLabelsDiffer =
-    canonicalJson(want.setLabels as JsonValue) !== canonicalJson(have.setLabels as JsonValue);
-  const missing: EndpointDifference[] = [];
-  const extra: EndpointDifference[] = [];
-  const changed: EndpointDifference[] = [];
-  for (const [address, endpoint] of want.endpoints) {
-    const other = have.endpoints.get(address);
-    if (other === undefined) {
-      missing.push({ address, expected: endpoint, fields: [] });
-      continue;
-    }
-    if (equals(WeightedAddrSchema, endpoint, other) && !setLabelsDiffer) continue;
-    const fields = fieldsOf(endpoint, other);
-    if (setLabelsDiffer) fields.push("setLabels");
-    changed.push({ address, expected: endpoint, actual: other, fields });
-  }
-  for (const [address, endpoint] of have.endpoints) {
-    if (!want.endpoints.has(address)) extra.push({ address, actual: endpoint, fields: [] });
-  }
-  return { missing, extra, changed };
+  const d = compareEndpointViews(held(expected), held(actual));
+  const named = (e: (typeof d.missing)[number]): EndpointDifference => ({
+    address: e.address,
+    ...(e.expected === undefined ? {} : { expected: e.expected.addr }),
+    ...(e.held === undefined ? {} : { actual: e.held.addr }),
+    fields: e.fields,
+  });
+  return {
+    missing: d.missing.map(named),
+    extra: d.extra.map(named),
+    changed: d.changed.map(named),
+  };
 }

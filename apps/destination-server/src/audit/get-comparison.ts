@@ -1,18 +1,16 @@
 import { InvalidServiceError } from "@destination/core";
 import type { EndpointsWatcher } from "@destination/endpoints-watcher";
-import { toJson, type Update, WeightedAddrSchema } from "@destination/proto";
+import {
+  type AnnouncedEndpoint,
+  compareEndpointViews,
+  type EndpointDifference,
+  EndpointView,
+  toJson,
+  type Update,
+  WeightedAddrSchema,
+} from "@destination/proto";
 import { EndpointTranslator, type ZonedEndpointTranslation } from "@destination/translators";
-import { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
 import type { GetSubscription } from "./get-subscriptions.js";
-
-/** One endpoint held otherwise than the API server implies. */
-export interface EndpointDifference {
-  readonly address: string;
-  /** What the fresh answer says (absent for an extra endpoint). */
-  readonly expected?: AnnouncedEndpoint;
-  /** What the streams hold (absent for a missing endpoint). */
-  readonly held?: AnnouncedEndpoint;
-}
 
 /** How one subscription's streams differ from the fresh answer, at the level a proxy sees. */
 export interface GetDivergence {
@@ -69,18 +67,7 @@ export function compareViews(
   expected: EndpointView,
   heldBy: HeldBy,
 ): GetDivergence {
-  const missing: EndpointDifference[] = [];
-  const extra: EndpointDifference[] = [];
-  const changed: EndpointDifference[] = [];
-  for (const [address, want] of expected.endpoints) {
-    const have = held.endpoints.get(address);
-    if (have === undefined) missing.push({ address, expected: want });
-    else if (!sameAnnouncement(have, want)) changed.push({ address, expected: want, held: have });
-  }
-  for (const [address, have] of held.endpoints) {
-    if (!expected.endpoints.has(address)) extra.push({ address, held: have });
-  }
-  return { subscription, heldBy, missing, extra, changed };
+  return { subscription, heldBy, ...compareEndpointViews(expected, held) };
 }
 
 export function isDivergent(d: GetDivergence): boolean {
@@ -109,6 +96,7 @@ export function describeDivergence(d: GetDivergence, limit = 20): Record<string,
     extra: d.extra.slice(0, limit).map((e) => ({ address: e.address, held: endpoint(e.held) })),
     changed: d.changed.slice(0, limit).map((e) => ({
       address: e.address,
+      fields: e.fields,
       held: endpoint(e.held),
       expected: endpoint(e.expected),
     })),

@@ -1,11 +1,9 @@
 import type { NamespacedName } from "@destination/core";
 import type { FilterKey } from "@destination/endpoints-watcher";
 
-import type { Update } from "@destination/proto";
+import { EndpointView, type Update } from "@destination/proto";
 
 import type { MessageSink } from "@destination/translators";
-
-import { EndpointView } from "./endpoint-view.js";
 
 import { HeldSubscriptions } from "./held-subscriptions.js";
 

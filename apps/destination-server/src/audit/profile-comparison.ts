@@ -4,6 +4,7 @@ import type { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-wa
 import {
   type DestinationProfile,
   DestinationProfileSchema,
+  differingFields,
   equals,
   toJson,
 } from "@destination/proto";
@@ -95,18 +96,16 @@ export async function compareProfile(
   ) {
     return undefined;
   }
-  return { subscription, held, expected, fields: differingFields(held, expected) };
+  return { subscription, held, expected, fields: profileFields(held, expected) };
 }
 
-function differingFields(
+/** The fields that differ; `profile` when one side has none. */
+function profileFields(
   a: DestinationProfile | undefined,
   b: DestinationProfile | undefined,
 ): string[] {
   if (a === undefined || b === undefined) return ["profile"];
-  const ja = toJson(DestinationProfileSchema, a) as Record<string, unknown>;
-  const jb = toJson(DestinationProfileSchema, b) as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ja), ...Object.keys(jb)]);
-  return [...keys].filter((k) => JSON.stringify(ja[k]) !== JSON.stringify(jb[k])).sort();
+  return differingFields(DestinationProfileSchema, a, b);
 }
 
 /** A profile divergence as log fields. */
