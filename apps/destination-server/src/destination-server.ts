@@ -10,7 +10,7 @@ import { externalWorkloadControllerFor } from "./cluster/external-workload-contr
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
 import { resolveOptions } from "./config/resolve-options.js";
-import { createDestinationContextOn } from "./grpc/create-destination-context.js";
+import { createDestinationContext } from "./grpc/create-destination-context.js";
 import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
@@ -131,12 +131,12 @@ export async function startDestinationServer(
     const remoteClusterFactory = await remoteClusterFactoryFor(cluster, options, metrics);
     // Every watcher registers its cache handlers now, before the caches start, so none misses
     // an event.
-    const destination = createDestinationContextOn(
-      cluster,
-      { ...options, remoteClusterFactory },
+    const destination = createDestinationContext(cluster, {
+      ...options,
+      remoteClusterFactory,
       registry,
       metrics,
-    );
+    });
     cleanups.push(() => destination.close());
     const ctx = destination.context;
     const controller = externalWorkloadControllerFor(opened, options, metrics, logger);

@@ -48,10 +48,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     // A bounded shutdown: whatever is still open after the grace period is dropped.
-    const deadline = setTimeout(
-      () => process.exit(exitCode),
-      (options.shutdownTimeoutMs ?? 10_000) + 2000,
-    );
+    const deadline = setTimeout(() => process.exit(exitCode), options.shutdownTimeoutMs + 2000);
     deadline.unref();
     // Before the server is up there is nothing to close: exit at once.
     Promise.resolve(server?.close()).then(

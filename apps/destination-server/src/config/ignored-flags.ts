@@ -1,22 +1,15 @@
 import type { Logger } from "@destination/core";
 import type { FlagValues } from "@destination/go-compat";
-
-/** A flag accepted for compatibility whose value this server cannot act on. */
-interface IgnoredFlag {
-  readonly name: string;
-  /** Why the value has no effect, for the warning. */
-  readonly why: string;
-}
+import { SERVER_FLAGS } from "./server-flags.js";
 
 /**
- * Every accepted-but-ignored flag. A value other than the default is something the operator
- * asked for and will not get, so it is said once at start; a default asks for nothing.
+ * Every accepted-but-ignored flag, with why its value has no effect. A value other than the
+ * default is something the operator asked for and will not get, so it is said once at start; a
+ * default asks for nothing.
  */
-export const IGNORED_FLAGS: readonly IgnoredFlag[] = [
-  { name: "trace-collector", why: "traces are not sent" },
-  { name: "kube-apiclient-qps", why: "the Kubernetes client does not throttle" },
-  { name: "kube-apiclient-burst", why: "the Kubernetes client does not throttle" },
-];
+export const IGNORED_FLAGS = SERVER_FLAGS.flatMap((row) =>
+  row.ignored === undefined ? [] : [{ name: row.name, why: row.ignored }],
+);
 
 /** Warns once per ignored flag whose value differs from its default. */
 export function warnIgnoredFlags(

@@ -18,7 +18,8 @@ import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
 import { translationMetrics } from "../metrics/translation-metrics.js";
 import { RemoteTranslations } from "../multicluster/remote-translations.js";
-import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
+import type { ReferenceOptions } from "../reference/reference-options.js";
+import type { ResolvedServerOptions } from "../server-options.js";
 import { OpenStreams } from "../streams/stream-session.js";
 import type { DestinationContext } from "./destination-context.js";
 import { NodeZones } from "./node-zones.js";
@@ -30,51 +31,23 @@ export interface DestinationContextHandle {
   close(): Promise<void>;
 }
 
-/** What the Destination service is built from beside its cluster (defaults as the server's). */
+/**
+ * What the Destination service is made of beside its cluster, each with the server's default:
+ * the options that shape answers, its streams' queue, how linked clusters are reached and synced,
+ * its logger and clock, and where its metrics go.
+ */
 export interface DestinationContextOptions
-  extends Omit<
-    DestinationServerOptions,
-    | "addr"
-    | "metricsAddr"
-    | "cluster"
-    | "manifests"
-    | "kubeconfig"
-    | "kubeContext"
-    | "minPingIntervalMs"
-    | "keepalivePermitWithoutCalls"
-    | "maxConcurrentStreams"
-    | "maxReceiveMessageLength"
-    | "maxConnectionIdleMs"
-    | "maxConnectionAgeMs"
-    | "maxConnectionAgeGraceMs"
-    | "maxSessionMemoryMb"
-    | "maxPendingRequests"
-    | "requestMessageTimeoutMs"
-    | "shutdownTimeoutMs"
-    | "warmUpServices"
-  > {
+  extends ReferenceOptions,
+    Partial<
+      Pick<
+        ResolvedServerOptions,
+        "streamQueueCapacity" | "remoteClusterFactory" | "cacheSyncTimeoutMs" | "logger" | "clock"
+      >
+    > {
   /** Where the gRPC, queue and watcher metrics go; a registry of its own by default. */
   readonly registry?: Registry;
-}
-
-/**
- * The Destination service on a cluster, for a grpc-js `Server` of one's own (README "Mounting
- * the handlers"): `server.addService(DestinationService, destinationHandlers(handle.context))`.
- * Call it before `cluster.start()`, serve once `cluster.whenSynced()` has resolved, and `close()`
- * it before stopping the cluster. Linked remote clusters are not followed (no link Secrets are
- * read); `startDestinationServer` does that.
- */
-export function createDestinationContext(
-  cluster: Cluster,
-  options: DestinationContextOptions = {},
-): DestinationContextHandle {
-  const registry = options.registry ?? new Registry();
-  return createDestinationContextOn(
-    cluster,
-    resolveOptions(options),
-    registry,
-    new PromMetricsRegistry(registry),
-  );
+  /** The metrics seam on `registry`, if the caller has one (two would register each twice). */
+  readonly metrics?: MetricsRegistry;
 }
 
 /**
@@ -87,16 +60,21 @@ const linksNoClusters: RemoteClusterFactory = (name) => {
 };
 
 /**
- * Builds the watchers, translations and stream bookkeeping of the Destination service on a
- * cluster. Call it before `cluster.start()`: every watcher registers its cache handlers here,
- * so none misses an event; serve only once `cluster.whenSynced()` has resolved.
+ * The watchers, translations and stream bookkeeping of the Destination service on a cluster, for
+ * `startDestinationServer` or a grpc-js `Server` of one's own (README "Mounting the handlers"):
+ * `server.addService(DestinationService, destinationHandlers(handle.context))`. Call it before
+ * `cluster.start()` (every watcher registers its cache handlers here, so none misses an event),
+ * serve once `cluster.whenSynced()` has resolved, and `close()` it before stopping the cluster.
+ * Linked remote clusters are followed only with a `remoteClusterFactory` and link Secrets fed to
+ * the store, as `startDestinationServer` does.
  */
-export function createDestinationContextOn(
+export function createDestinationContext(
   cluster: Cluster,
-  options: ResolvedServerOptions,
-  registry: Registry,
-  metrics: MetricsRegistry,
+  input: DestinationContextOptions = {},
 ): DestinationContextHandle {
+  const options = resolveOptions(input);
+  const registry = input.registry ?? new Registry();
+  const metrics = input.metrics ?? new PromMetricsRegistry(registry);
   const { logger } = options;
   const clusterStore = new ClusterStore({
     factory: options.remoteClusterFactory ?? linksNoClusters,
