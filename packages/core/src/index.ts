@@ -56,8 +56,11 @@ export {
 export type {
   LingerTimers,
   Publisher,
-  PublishersOptions,
-  Subscription,
-} from "./subscription/publishers.js";
-export { newSubscription, Publishers } from "./subscription/publishers.js";
+  PublisherRegistryOptions,
+} from "./subscription/publisher-registry.js";
+export { PublisherRegistry } from "./subscription/publisher-registry.js";
+export type { SerialQueueOptions } from "./subscription/serial-queue.js";
+export { SerialQueue } from "./subscription/serial-queue.js";
+export type { Subscription } from "./subscription/subscription.js";
+export { newSubscription } from "./subscription/subscription.js";
 export { SubscriptionList } from "./subscription/subscription-list.js";

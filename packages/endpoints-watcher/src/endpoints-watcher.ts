@@ -13,7 +13,8 @@ import {
   nodeZoneOf,
   noopMetrics,
   type PartialObjectMetadata,
-  Publishers,
+  PublisherRegistry,
+  SerialQueue,
   type Server,
   type Service,
   silentLogger,
@@ -70,7 +71,8 @@ export class EndpointsWatcher {
   readonly #logger: Logger;
   readonly #metrics: EndpointsWatcherMetrics;
   readonly #ctx: PublisherContext;
-  readonly #publishers: Publishers<ServicePublisher>;
+  readonly #queue: SerialQueue;
+  readonly #publishers: PublisherRegistry<ServicePublisher>;
   readonly #sliceRecency = new Map<string, number>();
   readonly #references = new SourceReferences();
   #lastSliceChange = 0;
@@ -84,7 +86,9 @@ export class EndpointsWatcher {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
     this.#metrics = new EndpointsWatcherMetrics(options.metrics ?? noopMetrics);
-    this.#publishers = new Publishers({
+    this.#queue = new SerialQueue({ logger: this.#logger });
+    this.#publishers = new PublisherRegistry({
+      queue: this.#queue,
       gauge: {
         name: "endpoints_publishers",
         help: "Services with endpoints listeners: one publisher each.",
@@ -201,7 +205,7 @@ export class EndpointsWatcher {
       throw new InvalidServiceError(service.namespace, service.name);
     }
     const id = namespacedNameKey(service);
-    this.#publishers.run(() => {
+    this.#queue.run(() => {
       const publisher = this.#publishers.acquire(
         id,
         () => new ServicePublisher({ namespace: service.namespace, name: service.name }, this.#ctx),
@@ -226,7 +230,7 @@ export class EndpointsWatcher {
     listener: EndpointsListener,
     withRemove = false,
   ): void {
-    this.#publishers.run(() => {
+    this.#queue.run(() => {
       const id = namespacedNameKey(service);
       const publisher = this.#publishers.get(id);
       if (publisher === undefined) {
@@ -260,7 +264,7 @@ export class EndpointsWatcher {
 
   /** One bad object is logged and skipped; it never stops the cache's other handlers. */
   #handle(event: string, obj: KubeObject, task: () => void): void {
-    this.#publishers.run(() => {
+    this.#queue.run(() => {
       try {
         task();
       } catch (err) {

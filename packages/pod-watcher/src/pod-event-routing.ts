@@ -1,4 +1,4 @@
-import type { Pod, Publishers } from "@destination/core";
+import type { Pod, PublisherRegistry } from "@destination/core";
 import { containerPorts, hostIps, podIps } from "./pod-facts.js";
 import { publisherKey, type WorkloadPublisher } from "./workload-publisher.js";
 
@@ -12,7 +12,7 @@ import { publisherKey, type WorkloadPublisher } from "./workload-publisher.js";
  * so for it only declared container ports count, as upstream routes them.
  */
 export function publishersReachedByPod(
-  publishers: Publishers<WorkloadPublisher>,
+  publishers: PublisherRegistry<WorkloadPublisher>,
   pod: Pod,
 ): Set<WorkloadPublisher> {
   const reached = new Set<WorkloadPublisher>();

@@ -7,7 +7,8 @@ import {
   type Owner,
   type PartialObjectMetadata,
   type Pod,
-  Publishers,
+  PublisherRegistry,
+  SerialQueue,
   type Server,
   silentLogger,
   type WorkloadListener,
@@ -60,7 +61,8 @@ export class WorkloadWatcher {
   readonly #cluster: Cluster;
   readonly #logger: Logger;
   readonly #metrics: WorkloadMetrics;
-  readonly #publishers: Publishers<WorkloadPublisher>;
+  readonly #queue: SerialQueue;
+  readonly #publishers: PublisherRegistry<WorkloadPublisher>;
   readonly #context: PublisherContext;
   readonly #enableEndpointSlices: boolean;
   readonly #removeHandlers: (() => void)[];
@@ -73,7 +75,9 @@ export class WorkloadWatcher {
     this.#logger = options.logger ?? silentLogger;
     this.#metrics = new WorkloadMetrics(options.metrics ?? noopMetrics);
     this.#enableEndpointSlices = options.enableEndpointSlices;
-    this.#publishers = new Publishers({
+    this.#queue = new SerialQueue({ logger: this.#logger });
+    this.#publishers = new PublisherRegistry({
+      queue: this.#queue,
       gauge: {
         name: "workload_publishers",
         help: "Subscribed ip:port pairs: one workload publisher each.",
@@ -103,7 +107,7 @@ export class WorkloadWatcher {
         !this.#stopped &&
         this.#publishers.has(publisherKey(publisher.ip, publisher.port), publisher),
       countUpdate: () => this.#metrics.countUpdate(),
-      run: (task) => this.#publishers.run(task),
+      run: (task) => this.#queue.run(task),
     };
     this.#removeHandlers = [
       cluster.pods.addHandler({
@@ -182,7 +186,7 @@ export class WorkloadWatcher {
    */
   #serialised<T>(step: () => T): Promise<T> {
     return new Promise((resolve, reject) => {
-      this.#publishers.run(() => {
+      this.#queue.run(() => {
         try {
           resolve(step());
         } catch (err) {

@@ -9,7 +9,8 @@ import {
   noopMetrics,
   type OpaquePortsListener,
   type Publisher,
-  Publishers,
+  PublisherRegistry,
+  SerialQueue,
   type Service,
   SubscriptionList,
   serviceOpaquePorts,
@@ -66,7 +67,8 @@ export class OpaquePortsWatcher {
   readonly #cluster: Pick<Cluster, "services">;
   readonly #defaults: PortSet;
   readonly #logger: Logger;
-  readonly #entries: Publishers<ServiceEntry>;
+  readonly #queue: SerialQueue;
+  readonly #entries: PublisherRegistry<ServiceEntry>;
   readonly #subscribersGauge: GaugeMetric;
   readonly #removeHandler: () => void;
 
@@ -75,7 +77,9 @@ export class OpaquePortsWatcher {
     this.#defaults = PortSet.of(options.defaultOpaquePorts);
     this.#logger = options.logger ?? silentLogger;
     const metrics = options.metrics ?? noopMetrics;
-    this.#entries = new Publishers({
+    this.#queue = new SerialQueue({ logger: this.#logger });
+    this.#entries = new PublisherRegistry({
+      queue: this.#queue,
       gauge: {
         name: "opaque_ports_publishers",
         help: "Services whose opaque ports have listeners: one publisher each.",
@@ -116,7 +120,7 @@ export class OpaquePortsWatcher {
     const subscription = entry.subscriptions.add(listener);
     this.#subscribersGauge.set(labelsOf(id), entry.subscriptions.size);
     const ports = entry.ports;
-    this.#entries.deliver([subscription], (l) => l.updateService(ports), labelsOf(id));
+    this.#queue.deliver([subscription], (l) => l.updateService(ports), labelsOf(id));
   }
 
   /**
@@ -164,7 +168,7 @@ export class OpaquePortsWatcher {
   #set(entry: ServiceEntry, ports: PortSet, id: NamespacedName): void {
     if (entry.ports.equals(ports)) return;
     entry.ports = ports;
-    this.#entries.deliver(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));
+    this.#queue.deliver(entry.subscriptions, (l) => l.updateService(ports), labelsOf(id));
   }
 
   /**

@@ -10,7 +10,8 @@ import {
   noopMetrics,
   type ProfileListener,
   type Publisher,
-  Publishers,
+  PublisherRegistry,
+  SerialQueue,
   type ServiceProfile,
   SubscriptionList,
   silentLogger,
@@ -67,7 +68,8 @@ const idOf = (profile: ServiceProfile): NamespacedName => ({
 export class ProfileWatcher {
   readonly #cluster: Pick<Cluster, "serviceProfiles">;
   readonly #logger: Logger;
-  readonly #publishers: Publishers<ProfilePublisher>;
+  readonly #queue: SerialQueue;
+  readonly #publishers: PublisherRegistry<ProfilePublisher>;
   readonly #subscribersGauge: GaugeMetric;
   readonly #updatesCounter: CounterMetric;
   readonly #removeHandler: () => void;
@@ -76,7 +78,9 @@ export class ProfileWatcher {
     this.#cluster = cluster;
     this.#logger = options.logger ?? silentLogger;
     const metrics = options.metrics ?? noopMetrics;
-    this.#publishers = new Publishers({
+    this.#queue = new SerialQueue({ logger: this.#logger });
+    this.#publishers = new PublisherRegistry({
+      queue: this.#queue,
       gauge: {
         name: "profile_publishers",
         help: "ServiceProfile ids with listeners: one publisher each.",
@@ -114,7 +118,7 @@ export class ProfileWatcher {
     const subscription = publisher.subscriptions.add(listener);
     this.#subscribersGauge.set(publisher.labels, publisher.subscriptions.size);
     const profile = publisher.profile;
-    this.#publishers.deliver([subscription], (l) => l.update(profile), { ...publisher.labels });
+    this.#queue.deliver([subscription], (l) => l.update(profile), { ...publisher.labels });
   }
 
   /**
@@ -156,7 +160,7 @@ export class ProfileWatcher {
     if (publisher === undefined) return;
     publisher.profile = profile;
     this.#updatesCounter.inc(publisher.labels);
-    this.#publishers.deliver(publisher.subscriptions, (l) => l.update(profile), {
+    this.#queue.deliver(publisher.subscriptions, (l) => l.update(profile), {
       ...publisher.labels,
     });
   }

@@ -1,4 +1,4 @@
-import { newSubscription, type Subscription } from "./publishers.js";
+import { newSubscription, type Subscription } from "./subscription.js";
 
 /**
  * The registrations of one publisher, in the order they joined. A listener may register more

@@ -5,6 +5,7 @@ import {
   type MetricsRegistry,
   noopMetrics,
 } from "../metrics.js";
+import type { SerialQueue } from "./serial-queue.js";
 
 /** What a watcher keeps per subscribed key (a service, a profile id, an `ip:port`). */
 export interface Publisher {
@@ -12,16 +13,6 @@ export interface Publisher {
   readonly listenerCount: number;
   /** Called once when the publisher is dropped: delete its metric series, stop its work. */
   close(): void;
-}
-
-/** One listener's registration. Calls still queued for it are dropped once it ends. */
-export interface Subscription<L> {
-  readonly listener: L;
-  active: boolean;
-}
-
-export function newSubscription<L>(listener: L): Subscription<L> {
-  return { listener, active: true };
 }
 
 /** The timer a lingering publisher waits on; tests pass a fake one. */
@@ -40,7 +31,9 @@ const realTimers: LingerTimers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-export interface PublishersOptions<P> {
+export interface PublisherRegistryOptions<P> {
+  /** The watcher's queue: a drop is one of its tasks, so it never happens inside another. */
+  queue: SerialQueue;
   /** The gauge that counts live publishers, e.g. `profile_publishers`. */
   gauge: { name: string; help: string; labels?: MetricLabels };
   metrics?: MetricsRegistry;
@@ -60,37 +53,30 @@ interface Entry<P> {
   linger?: unknown;
 }
 
-interface Queued {
-  readonly run: () => void;
-  readonly context?: Record<string, unknown>;
-}
-
 /**
- * The publishers of one watcher, with the one rule every watcher follows for them:
+ * The publishers of one watcher by key, with the rule every watcher follows for them:
  *
- * - Serialised: every task (`run`) and every listener call (`deliver`) runs to completion, one
- *   at a time, in arrival order. One started while another runs (a listener calling back into
- *   the watcher, or into the cache that feeds it) waits until the current one returns, so no
- *   listener is ever entered twice and a later value never overtakes an earlier one.
  * - Bounded: a publisher exists while it has listeners. `release` after a listener left drops
  *   it, now or after `lingerMs`, and its `close` deletes its metric series. A key subscribed
- *   again gets a new publisher built from the caches, as the first one was.
+ *   again gets a new publisher built from the caches, as the first one was. The drop is a task
+ *   of the watcher's `SerialQueue`, never run in the middle of another task.
  * - Counted: the gauge named in the options holds how many publishers are live. It is moved
  *   by increments, so watchers sharing a registry and labels add up.
+ * - Grouped, optionally: `groupOf` gives a second key to find publishers by (`inGroup`).
  */
-export class Publishers<P extends Publisher> {
+export class PublisherRegistry<P extends Publisher> {
   readonly #entries = new Map<string, Entry<P>>();
   readonly #groups = new Map<string, Map<string, P>>();
-  readonly #pending: Queued[] = [];
+  readonly #queue: SerialQueue;
   readonly #logger: Logger;
   readonly #gauge: GaugeMetric;
   readonly #labels: MetricLabels;
   readonly #lingerMs: number;
   readonly #timers: LingerTimers;
   readonly #groupOf: ((publisher: P) => string) | undefined;
-  #running = false;
 
-  constructor(options: PublishersOptions<P>) {
+  constructor(options: PublisherRegistryOptions<P>) {
+    this.#queue = options.queue;
     const metrics = options.metrics ?? noopMetrics;
     this.#logger = options.logger ?? silentLogger;
     this.#labels = Object.freeze({ ...options.gauge.labels });
@@ -157,81 +143,19 @@ export class Publishers<P extends Publisher> {
     const entry = this.#entries.get(key);
     if (entry === undefined || entry.publisher.listenerCount > 0) return;
     if (this.#lingerMs <= 0) {
-      this.run(() => this.#dropIfIdle(key, entry));
+      this.#queue.run(() => this.#dropIfIdle(key, entry));
       return;
     }
     if (entry.linger !== undefined) return;
     entry.linger = this.#timers.setTimeout(() => {
       entry.linger = undefined;
-      this.run(() => this.#dropIfIdle(key, entry));
+      this.#queue.run(() => this.#dropIfIdle(key, entry));
     }, this.#lingerMs);
   }
 
   /** Drops every publisher now, lingering or not (the watcher stops). */
   clear(): void {
     for (const [key, entry] of [...this.#entries]) this.#drop(key, entry);
-  }
-
-  /**
-   * Runs `task` now, or after the task or listener call under way. Only a task run now can
-   * throw to the caller; a deferred one that throws is logged.
-   */
-  run(task: () => void, context?: Record<string, unknown>): void {
-    if (this.#running) {
-      this.#pending.push({ run: task, context });
-      return;
-    }
-    this.#running = true;
-    try {
-      task();
-    } finally {
-      this.#drain();
-    }
-  }
-
-  /**
-   * Calls `call` for every subscription that is still active when its turn comes. Every call of
-   * one change is queued before any runs, so a change caused from inside a listener cannot slip
-   * in between two listeners of this one. A throwing listener is logged with `context` and the
-   * others are still called.
-   */
-  deliver<L>(
-    subscriptions: Iterable<Subscription<L>>,
-    call: (listener: L) => void,
-    context: Record<string, unknown>,
-  ): void {
-    for (const subscription of subscriptions) {
-      this.#pending.push({
-        run: () => {
-          if (!subscription.active) return;
-          try {
-            call(subscription.listener);
-          } catch (err) {
-            this.#logger.error("listener failed", { ...context, error: String(err) });
-          }
-        },
-      });
-    }
-    if (this.#running) return;
-    this.#running = true;
-    this.#drain();
-  }
-
-  #drain(): void {
-    try {
-      for (let next = this.#pending.shift(); next !== undefined; next = this.#pending.shift()) {
-        try {
-          next.run();
-        } catch (err) {
-          this.#logger.error("deferred watcher task failed", {
-            ...next.context,
-            error: String(err),
-          });
-        }
-      }
-    } finally {
-      this.#running = false;
-    }
   }
 
   #dropIfIdle(key: string, entry: Entry<P>): void {

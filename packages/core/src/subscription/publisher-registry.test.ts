@@ -1,21 +1,10 @@
-import { describe, expect, it, vi } from "vitest";
-import type { Logger } from "../logger.js";
+import { describe, expect, it } from "vitest";
 import { InMemoryMetrics } from "../metrics.js";
-import {
-  type LingerTimers,
-  newSubscription,
-  type Publisher,
-  Publishers,
-  type Subscription,
-} from "./publishers.js";
+import { type LingerTimers, type Publisher, PublisherRegistry } from "./publisher-registry.js";
+import { SerialQueue } from "./serial-queue.js";
+import { newSubscription, type Subscription } from "./subscription.js";
 
 type Listener = (value: string) => void;
-
-/** A logger whose calls can be asserted. */
-function spyLogger() {
-  type Log = Logger["error"];
-  return { debug: vi.fn<Log>(), info: vi.fn<Log>(), warn: vi.fn<Log>(), error: vi.fn<Log>() };
-}
 
 /** Timers fired by hand, so a linger is exact in tests. */
 class ManualTimers implements LingerTimers {
@@ -67,11 +56,11 @@ class ValuePublisher implements Publisher {
 
 function setup(options: { lingerMs?: number; timers?: LingerTimers } = {}) {
   const metrics = new InMemoryMetrics();
-  const logger = spyLogger();
-  const publishers = new Publishers<ValuePublisher>({
+  const queue = new SerialQueue();
+  const publishers = new PublisherRegistry<ValuePublisher>({
+    queue,
     gauge: { name: "test_publishers", help: "Live test publishers." },
     metrics,
-    logger,
     ...options,
   });
   /** Joins `listener` to `key` and hands it the current value, as a watcher's subscribe does. */
@@ -79,7 +68,7 @@ function setup(options: { lingerMs?: number; timers?: LingerTimers } = {}) {
     const publisher = publishers.acquire(key, () => new ValuePublisher(initial));
     const subscription = newSubscription(listener);
     publisher.subscriptions.push(subscription);
-    publishers.deliver([subscription], (l) => l(publisher.value), { key });
+    queue.deliver([subscription], (l) => l(publisher.value), { key });
     return publisher;
   };
   const leave = (key: string, listener: Listener) => {
@@ -87,97 +76,10 @@ function setup(options: { lingerMs?: number; timers?: LingerTimers } = {}) {
     publishers.release(key);
   };
   const gauge = () => metrics.value("test_publishers");
-  return { metrics, logger, publishers, join, leave, gauge };
+  return { metrics, queue, publishers, join, leave, gauge };
 }
 
-describe("Publishers", () => {
-  it("hands a joining listener the current value at once", () => {
-    const { join } = setup();
-    const seen: string[] = [];
-    join("a", (v) => void seen.push(v), "first");
-    expect(seen).toEqual(["first"]);
-  });
-
-  it("runs what a listener causes after it returns, after the rest of its batch", () => {
-    const { publishers } = setup();
-    const log: string[] = [];
-    const a: Subscription<Listener> = newSubscription((value: string) => {
-      log.push(`a ${value}`);
-      if (value === "1") publishers.deliver([b], (l) => l("2"), {});
-      log.push(`a ${value} done`);
-    });
-    const b = newSubscription<Listener>((value) => void log.push(`b ${value}`));
-    publishers.deliver([a, b], (l) => l("1"), {});
-    expect(log).toEqual(["a 1", "a 1 done", "b 1", "b 2"]);
-  });
-
-  it("never re-enters a listener: a task started from one waits until it returns", () => {
-    const { publishers, join } = setup();
-    const log: string[] = [];
-    const inner: Listener = (v) => void log.push(`inner ${v}`);
-    join("a", (v) => {
-      log.push(`outer enter ${v}`);
-      publishers.run(() => {
-        log.push("task");
-        join("b", inner, "b0");
-      });
-      log.push(`outer exit ${v}`);
-    });
-    expect(log).toEqual(["outer enter v0", "outer exit v0", "task", "inner b0"]);
-  });
-
-  it("throws from a task run now; logs a deferred one that throws and runs the rest", () => {
-    const { publishers, logger } = setup();
-    expect(() =>
-      publishers.run(() => {
-        throw new Error("now");
-      }),
-    ).toThrow("now");
-    const log: string[] = [];
-    publishers.run(() => {
-      publishers.run(
-        () => {
-          throw new Error("later");
-        },
-        { id: "deferred" },
-      );
-      publishers.run(() => void log.push("after"));
-    });
-    expect(log).toEqual(["after"]);
-    expect(logger.error).toHaveBeenCalledWith("deferred watcher task failed", {
-      id: "deferred",
-      error: "Error: later",
-    });
-  });
-
-  it("drops calls still queued for a subscription that has ended", () => {
-    const { publishers } = setup();
-    const seen: string[] = [];
-    const b = newSubscription<Listener>((value) => void seen.push(value));
-    const a = newSubscription<Listener>(() => {
-      b.active = false;
-    });
-    publishers.deliver([a, b], (l) => l("x"), {});
-    expect(seen).toEqual([]);
-  });
-
-  it("logs a throwing listener with its own call's context and calls the rest", () => {
-    const { publishers, logger } = setup();
-    const seen: string[] = [];
-    const thrower: Subscription<Listener> = newSubscription((value: string) => {
-      publishers.deliver([other], (l) => l(`${value} nested`), { id: "nested" });
-      throw new Error(value);
-    });
-    const other = newSubscription<Listener>((value) => void seen.push(value));
-    publishers.deliver([thrower, other], (l) => l("outer"), { id: "outer" });
-    expect(seen).toEqual(["outer", "outer nested"]);
-    expect(logger.error).toHaveBeenCalledTimes(1);
-    expect(logger.error).toHaveBeenCalledWith("listener failed", {
-      id: "outer",
-      error: "Error: outer",
-    });
-  });
-
+describe("PublisherRegistry", () => {
   it("drops a publisher and closes it when its last listener leaves; the gauge follows", () => {
     const { publishers, join, leave, gauge } = setup();
     expect(gauge()).toBe(0);
@@ -200,11 +102,11 @@ describe("Publishers", () => {
   });
 
   it("never drops a publisher in the middle of a task: the drop waits its turn", () => {
-    const { publishers, join, leave } = setup();
+    const { queue, publishers, join, leave } = setup();
     const listener: Listener = () => {};
     join("a", listener);
     const seen: (ValuePublisher | undefined)[] = [];
-    publishers.run(() => {
+    queue.run(() => {
       leave("a", listener);
       seen.push(publishers.get("a"));
     });
@@ -213,10 +115,10 @@ describe("Publishers", () => {
   });
 
   it("keeps a publisher that was joined again before its queued drop ran", () => {
-    const { publishers, join, leave } = setup();
+    const { queue, publishers, join, leave } = setup();
     const listener: Listener = () => {};
     const publisher = join("a", listener);
-    publishers.run(() => {
+    queue.run(() => {
       leave("a", listener);
       join("a", listener);
     });
@@ -242,7 +144,8 @@ describe("Publishers", () => {
   });
 
   it("finds publishers by group and forgets the group with its last member", () => {
-    const publishers = new Publishers<ValuePublisher>({
+    const publishers = new PublisherRegistry<ValuePublisher>({
+      queue: new SerialQueue(),
       gauge: { name: "grouped_publishers", help: "" },
       groupOf: (p) => p.value.split(":")[0] ?? "",
     });
@@ -269,8 +172,16 @@ describe("Publishers", () => {
   it("adds up in a gauge shared by two watchers with the same labels", () => {
     const metrics = new InMemoryMetrics();
     const options = { gauge: { name: "shared_publishers", help: "", labels: { cluster: "x" } } };
-    const one = new Publishers<ValuePublisher>({ ...options, metrics });
-    const two = new Publishers<ValuePublisher>({ ...options, metrics });
+    const one = new PublisherRegistry<ValuePublisher>({
+      ...options,
+      metrics,
+      queue: new SerialQueue(),
+    });
+    const two = new PublisherRegistry<ValuePublisher>({
+      ...options,
+      metrics,
+      queue: new SerialQueue(),
+    });
     one.acquire("a", () => new ValuePublisher(""));
     two.acquire("a", () => new ValuePublisher(""));
     expect(metrics.value("shared_publishers", { cluster: "x" })).toBe(2);
