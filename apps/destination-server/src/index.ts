@@ -14,6 +14,11 @@ export type {
   SliceReport,
   SubscribersReport,
 } from "./admin/endpoints-report.js";
+export {
+  type AnnouncedEndpoint,
+  EndpointView,
+  sameAnnouncement,
+} from "./audit/endpoint-view.js";
 export type { CommandLine } from "./config/flag-options.js";
 export { ConfigError, parseCommandLine } from "./config/flag-options.js";
 export { CHART_MESHED_HTTP2_CLIENT_PARAMS, SERVER_FLAGS } from "./config/server-flags.js";

@@ -1,5 +1,6 @@
 import { connect } from "node:net";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { get, pod, service, slice } from "@destination/test-support/server";
 import { describe, expect, it } from "vitest";
 import {
   CacheSyncTimeoutError,
@@ -7,7 +8,6 @@ import {
   type EndpointsReport,
   startDestinationServer,
 } from "../src/index.js";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";

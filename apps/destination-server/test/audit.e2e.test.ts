@@ -2,11 +2,11 @@
 // caches go stale the way a dropped watch line leaves them. The audit must find it, count and
 // log it, and heal the Get stream over a real gRPC connection without any further API change.
 import { createKubeCluster } from "@destination/k8s-discovery";
-import { FakeApiServer } from "@destination/k8s-discovery/testing";
+import { clusterBasics, pod, service, slice } from "@destination/test-support/cluster-objects";
+import { FakeApiServer } from "@destination/test-support/k8s-discovery";
+import { get, getProfile } from "@destination/test-support/streams";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
-import { clusterBasics, pod, service, slice } from "../src/testing/objects.js";
-import { get, getProfile } from "../src/testing/streams.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -2,10 +2,17 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createManifestsCluster, type ManifestsCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import {
+  get,
+  getProfile,
+  pod,
+  type StreamRecorder,
+  service,
+  slice,
+} from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get, getProfile, pod, type StreamRecorder, service, slice } from "../src/testing/index.js";
 import { authority, KNOWN_NAMESPACE, manifestFile, token } from "./support/fuzz-inputs.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";

@@ -1,8 +1,8 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import { getProfile, type StreamRecorder, service } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { getProfile, type StreamRecorder, service } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 import { metricValue } from "./support/test-server.js";

@@ -1,5 +1,4 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { describe, expect, it } from "vitest";
 import {
   checkConvergence,
   clusterObjects,
@@ -10,7 +9,8 @@ import {
   replicaSet,
   service,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { describe, expect, it } from "vitest";
 import { serverPerTest } from "./support/server-per-test.js";
 
 const NS = "emojivoto";

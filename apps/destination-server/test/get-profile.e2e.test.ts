@@ -1,6 +1,4 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { status } from "@grpc/grpc-js";
-import { describe, expect, it } from "vitest";
 import {
   getProfile,
   ipv4,
@@ -8,7 +6,9 @@ import {
   replicaSet,
   service,
   serviceProfile,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";

@@ -1,6 +1,4 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { status } from "@grpc/grpc-js";
-import { describe, expect, it } from "vitest";
 import {
   get,
   ipv4,
@@ -10,7 +8,9 @@ import {
   replicaSet,
   service,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
 import { tlsIdentityOf } from "./support/expected.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";

@@ -1,9 +1,9 @@
 import { connect as connectHttp2 } from "node:http2";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import { get, pod, service, slice } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const WEB = "web.ns.svc.cluster.local:80";

@@ -1,4 +1,3 @@
-import { afterEach, describe, expect, it } from "vitest";
 import {
   get,
   getProfile,
@@ -7,7 +6,8 @@ import {
   service,
   serviceProfile,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { afterEach, describe, expect, it } from "vitest";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 

@@ -1,9 +1,9 @@
 import type { Secret, Service } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { get, ipv4, pod, replicaSet, service, slice } from "@destination/test-support/server";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import type { RemoteClusterFactory } from "../src/index.js";
-import { get, ipv4, pod, replicaSet, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 
 // Remote discovery, federated Services and the cluster store: README "Multicluster".

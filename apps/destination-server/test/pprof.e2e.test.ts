@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { DestinationClient } from "@destination/proto/client";
+import { get, pod, service, slice } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { assertBuilt, type SpawnedServer, spawnServer } from "./support/spawned-server.js";
 import { adminGet } from "./support/test-server.js";

@@ -1,8 +1,15 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import {
+  get,
+  getProfile,
+  pod,
+  service,
+  serviceProfile,
+  slice,
+} from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, expect, it } from "vitest";
-import { get, getProfile, pod, service, serviceProfile, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "busy";

@@ -2,7 +2,6 @@
 // watches costs no translation and sends nothing; a pod's change is translated for the streams
 // whose addresses name that pod, once per filter group and zone, and reaches only them.
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { describe, expect, it } from "vitest";
 import {
   get,
   getProfile,
@@ -12,7 +11,8 @@ import {
   service,
   serviceProfile,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { describe, expect, it } from "vitest";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 

@@ -1,6 +1,6 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { get, pod, service, slice } from "@destination/test-support/server";
 import { describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 

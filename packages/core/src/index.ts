@@ -25,7 +25,7 @@ export type {
   MetricLabels,
   MetricsRegistry,
 } from "./metrics.js";
-export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
+export { labelKey, noopMetrics } from "./metrics.js";
 export { nodeZoneOf } from "./node-zone.js";
 export type * from "./objects/core.js";
 export type * from "./objects/discovery.js";

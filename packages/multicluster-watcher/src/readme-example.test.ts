@@ -1,7 +1,8 @@
 // The example of README.md, run as a test so it cannot rot. Keep the two in step.
 
-import { InMemoryMetrics, type Secret } from "@destination/core";
+import type { Secret } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { expect, it } from "vitest";
 import { ClusterStore, FederatedServices } from "./index.js";
 

@@ -5,7 +5,6 @@ import {
   addressIdKey,
   newAddress,
 } from "@destination/core";
-import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   equals,
   tcpAddressToString,
@@ -13,11 +12,12 @@ import {
   type WeightedAddr,
   WeightedAddrSchema,
 } from "@destination/proto";
+import { meshedPod, unmeshedPod } from "@destination/test-support/builders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { collectingSink, config } from "../test/support/fixtures.js";
 import { EndpointTranslation } from "./endpoint-translation.js";
 import { EndpointTranslator } from "./endpoint-translator.js";
-import { collectingSink, config } from "./test-fixtures.js";
 
 // One endpoint as a test case describes it; any field change makes it a "changed" address.
 interface EndpointSpec {

@@ -1,5 +1,4 @@
 import { newAddress } from "@destination/core";
-import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   create,
   fromBinary,
@@ -11,10 +10,8 @@ import {
   UpdateSchema,
   WeightedAddrSchema,
 } from "@destination/proto";
+import { meshedPod, unmeshedPod } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import type { EndpointTranslatorConfig } from "./config.js";
-import { EndpointTranslation } from "./endpoint-translation.js";
-import { EndpointTranslator } from "./endpoint-translator.js";
 import {
   addressSet,
   collectingSink,
@@ -22,7 +19,10 @@ import {
   podAddress,
   recordingLogger,
   wireFields,
-} from "./test-fixtures.js";
+} from "../test/support/fixtures.js";
+import type { EndpointTranslatorConfig } from "./config.js";
+import { EndpointTranslation } from "./endpoint-translation.js";
+import { EndpointTranslator } from "./endpoint-translator.js";
 
 const IDENTITY = "serviceaccount-name.ns.serviceaccount.identity.linkerd.trust.domain";
 const SET_LABELS = { namespace: "service-ns", service: "service-name" };

@@ -8,10 +8,10 @@ import {
   toJson,
 } from "@destination/proto";
 import { describe, expect, it } from "vitest";
+import { collectingSink, recordingLogger } from "../test/support/fixtures.js";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 import { portNotDefinedProfile } from "./port-not-defined-profile.js";
 import { ProfileTranslator } from "./profile-translator.js";
-import { collectingSink, recordingLogger } from "./test-fixtures.js";
 
 const FQN = "books.default.svc.cluster.local";
 const TARGET = { fqn: FQN, service: { namespace: "default", name: "books" }, port: 8080 };

@@ -1,13 +1,13 @@
 import type { ProfileListener, ServiceProfile } from "@destination/core";
 import { type DestinationProfile, DestinationProfileSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
+import { collectingSink } from "../test/support/fixtures.js";
 import { DedupProfileListener } from "./dedup-profile-listener.js";
 import { DefaultProfileListener } from "./default-profile-listener.js";
 import { DEFAULT_SERVICE_PROFILE } from "./default-service-profile.js";
 import { FallbackProfileListener } from "./fallback-profile-listener.js";
 import { OpaquePortsMerge } from "./opaque-ports-merge.js";
 import { createServiceProfileStream } from "./service-profile-stream.js";
-import { collectingSink } from "./test-fixtures.js";
 
 const FQN = "books.default.svc.cluster.local";
 

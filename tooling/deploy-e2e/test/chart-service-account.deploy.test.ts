@@ -5,7 +5,15 @@
 // the ExternalWorkload controller's Lease and writes a workload's EndpointSlice, and is refused
 // nothing.
 import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@destination/k8s-env";
-import { connect, get, ipv4, namespace, pod, service, slice } from "@destination/server/testing";
+import {
+  connect,
+  get,
+  ipv4,
+  namespace,
+  pod,
+  service,
+  slice,
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";

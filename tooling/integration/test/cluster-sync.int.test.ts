@@ -5,8 +5,17 @@
 // JSON otherwise), so these tests pin what must hold on any cluster
 // with no Jobs (or no ReplicaSets, or no Nodes).
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/k8s-discovery/testing";
-import { get, ipv4, job, node, pod, replicaSet, service, slice } from "@destination/server/testing";
+import { EventRecorder } from "@destination/test-support/k8s-discovery";
+import {
+  get,
+  ipv4,
+  job,
+  node,
+  pod,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeClusterHarness } from "../src/cluster-harness.js";

@@ -17,7 +17,7 @@ import {
   type StreamRecorder,
   service,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";

@@ -13,7 +13,7 @@ import { DestinationClient } from "@destination/proto/client";
 import { NamespaceAgent } from "@destination/proxy-e2e/namespace-agent";
 import { NetworkNamespace } from "@destination/proxy-e2e/network-namespace";
 import { rootLoopbackBridge } from "@destination/proxy-e2e/root-loopback-bridge";
-import { get, ipv4, service, sleep, slice } from "@destination/server/testing";
+import { get, ipv4, service, sleep, slice } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

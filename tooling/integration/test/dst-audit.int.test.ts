@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { clusterBasics, pod, service, slice } from "@destination/server/testing";
+import { clusterBasics, pod, service, slice } from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SpawnedServer, spawnServer } from "../src/binary.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";

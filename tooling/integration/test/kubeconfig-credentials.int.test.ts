@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { type AuditEvent, renderKubeconfig } from "@destination/k8s-env";
-import { namespace, service } from "@destination/server/testing";
+import { namespace, service } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CutProxy } from "../src/cut-proxy.js";

@@ -6,7 +6,7 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationService } from "@destination/proto";
 import { DestinationClient } from "@destination/proto/client";
 import { createDestinationContext, destinationHandlers } from "@destination/server";
-import { get, pod, service, slice } from "@destination/server/testing";
+import { get, pod, service, slice } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

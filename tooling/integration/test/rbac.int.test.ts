@@ -16,7 +16,7 @@ import {
   replicaSet,
   service,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type SpawnedServer, spawnServer } from "../src/binary.js";

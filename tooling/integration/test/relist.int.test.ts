@@ -4,7 +4,7 @@
 // back. Resuming the watches then fails with 410 Gone, so every kind lists again; each change
 // must surface exactly once, deletes included, and nothing else may.
 import type { ResourceKind } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/k8s-discovery/testing";
+import { EventRecorder } from "@destination/test-support/k8s-discovery";
 import {
   externalWorkload,
   job,
@@ -16,7 +16,7 @@ import {
   serviceProfile,
   sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";

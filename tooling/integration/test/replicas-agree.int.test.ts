@@ -26,7 +26,7 @@ import {
   serviceProfile,
   sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { SLICE_MODE_KINDS } from "../src/cluster-harness.js";

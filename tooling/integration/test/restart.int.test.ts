@@ -13,7 +13,7 @@ import {
   serviceProfile,
   sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxRequestsAfterRestart } from "../src/backoff-bound.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";

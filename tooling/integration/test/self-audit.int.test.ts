@@ -14,7 +14,7 @@ import {
   replicaSet,
   service,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";

@@ -17,7 +17,7 @@ import {
   serviceProfile,
   sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";

@@ -13,7 +13,7 @@ import {
   service,
   serviceProfile,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { serverMetric } from "./server-metrics.js";
 
 export const NS = "demo";

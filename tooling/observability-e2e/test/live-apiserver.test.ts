@@ -11,7 +11,7 @@
 import { type SpawnedServer, spawnServer } from "@destination/integration/binary";
 import { CLUSTER_METRIC_NAMES } from "@destination/k8s-discovery";
 import { type KubeEnv, startKubeEnv } from "@destination/k8s-env";
-import { connect, get, getProfile, namespace, service } from "@destination/server/testing";
+import { connect, get, getProfile, namespace, service } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertRules, dashboardQueries, KIT_FILES } from "../src/kit.js";

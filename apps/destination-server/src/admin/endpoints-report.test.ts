@@ -1,6 +1,12 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import {
+  externalWorkload,
+  pod,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/cluster-objects";
 import { describe, expect, it } from "vitest";
-import { externalWorkload, pod, replicaSet, service, slice } from "../testing/objects.js";
 import { type EndpointsReportOptions, endpointsReport } from "./endpoints-report.js";
 
 const NS = "shop";

@@ -1,4 +1,4 @@
-import { InMemoryMetrics, systemClock } from "@destination/core";
+import { systemClock } from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import {
   type AuditSource,
@@ -10,13 +10,20 @@ import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import { create, tcpAddressFromString, UpdateSchema } from "@destination/proto";
 import {
+  clusterBasics,
+  pod,
+  server,
+  service,
+  slice,
+} from "@destination/test-support/cluster-objects";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
+import {
   EndpointTranslation,
   EndpointTranslator,
   type EndpointTranslatorConfig,
 } from "@destination/translators";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
-import { clusterBasics, pod, server, service, slice } from "../testing/objects.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
 import { GetSubscriptions, witnessedSink } from "./get-subscriptions.js";
 import { cacheOf } from "./object-differences.js";

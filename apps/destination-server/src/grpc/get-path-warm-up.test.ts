@@ -1,7 +1,7 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { pod, service, slice } from "@destination/test-support/cluster-objects";
 import type { EndpointTranslatorConfig } from "@destination/translators";
 import { describe, expect, it } from "vitest";
-import { pod, service, slice } from "../testing/objects.js";
 import { type GetPathWarmUpOptions, warmGetPath } from "./get-path-warm-up.js";
 
 const NS = "shop";

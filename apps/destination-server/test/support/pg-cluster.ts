@@ -1,5 +1,5 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { pod, service, slice } from "../../src/testing/index.js";
+import { pod, service, slice } from "@destination/test-support/server";
 
 /**
  * Service `data/pg` (port 5432) with the given instances `pg-<i>` at `10.244.5.<i+1>`, listed

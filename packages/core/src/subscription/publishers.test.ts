@@ -1,6 +1,7 @@
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it, vi } from "vitest";
 import type { Logger } from "../logger.js";
-import { InMemoryMetrics } from "../metrics.js";
+
 import {
   type LingerTimers,
   newSubscription,

@@ -1,17 +1,13 @@
 // A recording listener and harnesses shared by this package's tests (not part of the API); the
 // objects come from @destination/core/testing.
 
-import {
-  type AddressSet,
-  type AddressSetEntry,
-  type EndpointsListener,
-  InMemoryMetrics,
-} from "@destination/core";
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import type { AddressSet, AddressSetEntry, EndpointsListener } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { EndpointsWatcher, type EndpointsWatcherOptions } from "./endpoints-watcher.js";
-import type { FilterKey } from "./filter-key.js";
-import type { ServiceId } from "./service-id.js";
+import { NS, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
+import { EndpointsWatcher, type EndpointsWatcherOptions } from "../../src/endpoints-watcher.js";
+import type { FilterKey } from "../../src/filter-key.js";
+import type { ServiceId } from "../../src/service-id.js";
 
 export const WEB: ServiceId = { namespace: NS, name: "web" };
 export const LOCAL_KEY: FilterKey = { hostname: "", nodeName: "", enableEndpointFiltering: true };

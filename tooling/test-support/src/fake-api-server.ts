@@ -3,9 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { KubeObject } from "@destination/core";
-import { objectKey } from "../cache.js";
-import { apiVersionOf, RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
-import { type KubeConfig, loadKubeConfig } from "./kube-config.js";
+import {
+  apiVersionOf,
+  objectKey,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@destination/k8s-discovery";
+import { KubeConfig } from "@kubernetes/client-node";
 
 // A small stand-in for kube-apiserver, for tests of the cluster backend: discovery,
 // SelfSubjectAccessReviews, paginated lists, watches with history, bookmarks, 410 Gone,
@@ -108,7 +112,11 @@ export class FakeApiServer {
   }
 
   kubeConfig(): KubeConfig {
-    return loadKubeConfig({ kubeconfigYaml: this.kubeconfigYaml(), context: "fake" });
+    // As k8s-discovery's loadKubeConfig({ kubeconfigYaml, context: "fake" }) loads it.
+    const config = new KubeConfig();
+    config.loadFromString(this.kubeconfigYaml());
+    config.setCurrentContext("fake");
+    return config;
   }
 
   async close(): Promise<void> {

@@ -9,10 +9,15 @@ import {
   RESOURCE_KINDS,
   type ResourceKind,
 } from "@destination/k8s-discovery";
-import { type RunningDestinationServer, startDestinationServer } from "../destination-server.js";
-import { createServerLogger } from "../logging/server-logger.js";
-import type { DestinationServerOptions } from "../server-options.js";
-import { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
+import {
+  type AnnouncedEndpoint,
+  createServerLogger,
+  type DestinationServerOptions,
+  EndpointView,
+  type RunningDestinationServer,
+  sameAnnouncement,
+  startDestinationServer,
+} from "@destination/server";
 import { connect, get } from "./streams.js";
 
 /** One stream of the server under test: what it asked for and what it holds now. */

@@ -1,5 +1,5 @@
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "./manual-clock.js";
 
 describe("ManualClock", () => {
   it("runs due timers in order of due time, then of creation, each at its own time", () => {

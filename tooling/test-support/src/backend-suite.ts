@@ -1,5 +1,17 @@
 import type { ExternalWorkload, KubeObject, Pod, Server, Service } from "@destination/core";
 import {
+  type Cluster,
+  clusterCache,
+  keyOf,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from "@destination/k8s-discovery";
+import {
+  CONDITION_DEADLINE_MS,
+  eventually as waitUntil,
+} from "@destination/vitest-config/eventually";
+import { describe, expect, it } from "vitest";
+import {
   pod as buildPod,
   externalWorkload,
   node,
@@ -9,16 +21,7 @@ import {
   service,
   serviceProfile,
   slice,
-} from "@destination/core/testing";
-import {
-  CONDITION_DEADLINE_MS,
-  eventually as waitUntil,
-} from "@destination/vitest-config/eventually";
-import { describe, expect, it } from "vitest";
-import { keyOf } from "../cache.js";
-import type { Cluster } from "../cluster.js";
-import { clusterCache } from "../cluster-cache.js";
-import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+} from "./builders.js";
 
 /**
  * A backend under test, driven the way its users change it: API calls for a cluster, file

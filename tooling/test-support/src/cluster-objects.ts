@@ -7,9 +7,9 @@
 // builders always set (apiVersion, kind, no null metadata fields), so the objects also fit the
 // integration tests' untyped `KubeObject`.
 import type { KubeObject, ServiceProfile } from "@destination/core";
-import * as build from "@destination/core/testing";
+import * as build from "./builders.js";
 
-export { PROXY_ENV } from "@destination/core/testing";
+export { PROXY_ENV } from "./builders.js";
 
 /** An object as the builders make it: kind and apiVersion set, metadata fields never null. */
 export type Manifest<T extends KubeObject> = T & {

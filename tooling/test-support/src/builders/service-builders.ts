@@ -1,14 +1,18 @@
 // Services, the objects that list their endpoints, and Nodes, as plain JSON the way an API server
 // lists them.
 
-import type { Endpoints, Node, Service, ServicePort } from "../objects/core.js";
 import type {
   Endpoint,
   EndpointConditions,
   EndpointSlice,
   EndpointSlicePort,
-} from "../objects/discovery.js";
-import type { KubeObject, OwnerReference } from "../objects/meta.js";
+  Endpoints,
+  KubeObject,
+  Node,
+  OwnerReference,
+  Service,
+  ServicePort,
+} from "@destination/core";
 import { NS } from "./pod-builders.js";
 
 /** The label that makes a Node's zone. */

@@ -1,7 +1,12 @@
 // Pods and the objects that own them, as plain JSON the way an API server lists them.
 
-import type { Container, ContainerPort, Pod } from "../objects/core.js";
-import type { OwnerReference, PartialObjectMetadata } from "../objects/meta.js";
+import type {
+  Container,
+  ContainerPort,
+  OwnerReference,
+  PartialObjectMetadata,
+  Pod,
+} from "@destination/core";
 
 /** The namespace every builder puts its object in unless told otherwise. */
 export const NS = "ns";

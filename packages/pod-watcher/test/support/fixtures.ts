@@ -1,10 +1,11 @@
 // A recording listener and a started watcher shared by this package's tests; the objects come from
 // @destination/core/testing.
 
-import { type Address, InMemoryMetrics, type WorkloadListener } from "@destination/core";
-import { replicaSet } from "@destination/core/testing";
+import type { Address, WorkloadListener } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { WorkloadWatcher, type WorkloadWatcherOptions } from "./workload-watcher.js";
+import { replicaSet } from "@destination/test-support/builders";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
+import { WorkloadWatcher, type WorkloadWatcherOptions } from "../../src/workload-watcher.js";
 
 /** What a test compares: the observable fields of an address, in a readable form. */
 export interface AddressView {

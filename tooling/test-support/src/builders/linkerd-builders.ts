@@ -1,8 +1,7 @@
 // Linkerd's objects (Servers, ExternalWorkloads, ServiceProfiles), as plain JSON the way an API
 // server lists them.
 
-import type { ExternalWorkload, Server, ServiceProfile } from "../objects/linkerd.js";
-import type { LabelSelector } from "../objects/meta.js";
+import type { ExternalWorkload, LabelSelector, Server, ServiceProfile } from "@destination/core";
 import { NS } from "./pod-builders.js";
 
 export interface ServerOptions {

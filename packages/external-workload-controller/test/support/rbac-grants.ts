@@ -1,7 +1,7 @@
 // What a set of RBAC manifests grants one ServiceAccount, read the way the API server's
 // authorizer reads it: ClusterRoleBindings grant their ClusterRole everywhere, RoleBindings
 // grant their Role or ClusterRole in their own namespace only.
-import type { RbacNeed } from "../rbac-needs.js";
+import type { RbacNeed } from "../../src/rbac-needs.js";
 
 interface Rule {
   apiGroups?: string[];

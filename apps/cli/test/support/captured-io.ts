@@ -1,6 +1,6 @@
 // A CliIo for tests: records what is written, lets a test wait for output (event driven, no
 // sleeps) and press Ctrl-C.
-import type { CliIo } from "../cli-io.js";
+import type { CliIo } from "../../src/cli-io.js";
 
 export class CapturedIo implements CliIo {
   out = "";

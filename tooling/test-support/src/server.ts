@@ -2,16 +2,7 @@
 // the service's gRPC streams, shared by the server's tests and tooling/integration. Not part of
 // the main entry; imports no test runner.
 
-export {
-  type ConvergenceDifference,
-  type ConvergenceReport,
-  checkConvergence,
-  clusterObjects,
-  describeConvergence,
-  type ObservedStream,
-  type TranslationOptions,
-} from "./convergence.js";
-export { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "./endpoint-view.js";
+export { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "@destination/server";
 export {
   clusterBasics,
   externalWorkload,
@@ -27,7 +18,16 @@ export {
   service,
   serviceProfile,
   slice,
-} from "./objects.js";
+} from "./cluster-objects.js";
+export {
+  type ConvergenceDifference,
+  type ConvergenceReport,
+  checkConvergence,
+  clusterObjects,
+  describeConvergence,
+  type ObservedStream,
+  type TranslationOptions,
+} from "./convergence.js";
 export {
   connect,
   get,

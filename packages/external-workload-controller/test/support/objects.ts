@@ -6,10 +6,10 @@ import type {
   Service,
   ServicePort,
 } from "@destination/core";
-import { sliceLabels } from "../slice-labels.js";
-import type { SlicePlan } from "../slice-plan.js";
-import { MANAGED_BY } from "../upstream-constants.js";
-import { workloadEndpoint } from "../workload-endpoint.js";
+import { sliceLabels } from "../../src/slice-labels.js";
+import type { SlicePlan } from "../../src/slice-plan.js";
+import { MANAGED_BY } from "../../src/upstream-constants.js";
+import { workloadEndpoint } from "../../src/workload-endpoint.js";
 
 export const HTTP_UNNAMED: ServicePort = { port: 8080, targetPort: 8080, protocol: "TCP" };
 export const HTTP_NAMED: ServicePort = { port: 80, targetPort: "http", protocol: "TCP" };

@@ -8,7 +8,7 @@ export {
   type ServerOptions,
   server,
   serviceProfile,
-} from "./linkerd-builders.js";
+} from "./builders/linkerd-builders.js";
 export {
   type MeshedPodOptions,
   meshedPod,
@@ -18,7 +18,7 @@ export {
   pod,
   replicaSet,
   unmeshedPod,
-} from "./pod-builders.js";
+} from "./builders/pod-builders.js";
 export {
   type EndpointOptions,
   endpoint,
@@ -31,4 +31,4 @@ export {
   service,
   slice,
   ZONE_LABEL,
-} from "./service-builders.js";
+} from "./builders/service-builders.js";

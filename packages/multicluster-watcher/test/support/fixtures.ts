@@ -1,16 +1,11 @@
 // Builders and recorders shared by this package's tests (not part of the API).
 
-import {
-  type AddressSet,
-  type EndpointSlice,
-  InMemoryMetrics,
-  type Secret,
-  type Service,
-} from "@destination/core";
-import { endpoint, service, slice } from "@destination/core/testing";
+import type { AddressSet, EndpointSlice, Secret, Service } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { ClusterStore, type RemoteCluster } from "./cluster-store.js";
-import { CLUSTER_NAME_LABEL, LINK_SECRET_TYPE } from "./link-secret.js";
+import { endpoint, service, slice } from "@destination/test-support/builders";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
+import { ClusterStore, type RemoteCluster } from "../../src/cluster-store.js";
+import { CLUSTER_NAME_LABEL, LINK_SECRET_TYPE } from "../../src/link-secret.js";
 
 export const NS = "emojivoto";
 export const CONTROLLER_NS = "linkerd";

@@ -1,8 +1,5 @@
 // The `@destination/k8s-discovery/testing` entry: test helpers for backends, importing vitest.
 
-export type { FakeApiServerOptions, RecordedRequest } from "../kube/fake-api-server.js";
-export { FakeApiServer } from "../kube/fake-api-server.js";
-export { projectObject } from "../object-projection.js";
 export type {
   BackendHarness,
   BackendHarnessFactory,
@@ -10,4 +7,6 @@ export type {
   RecordedEvent,
 } from "./backend-suite.js";
 export { backendSuiteFixture, describeBackendSuite, EventRecorder } from "./backend-suite.js";
+export type { FakeApiServerOptions, RecordedRequest } from "./fake-api-server.js";
+export { FakeApiServer } from "./fake-api-server.js";
 export { ManualClock } from "./manual-clock.js";

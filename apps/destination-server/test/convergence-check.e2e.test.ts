@@ -1,11 +1,20 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import {
+  clusterBasics,
+  pod,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/cluster-objects";
+import { checkConvergence, type ObservedStream } from "@destination/test-support/convergence";
+import { connect, get } from "@destination/test-support/streams";
 import { afterEach, describe, expect, it } from "vitest";
-import { type RunningDestinationServer, startDestinationServer } from "../destination-server.js";
-import { createServerLogger } from "../logging/server-logger.js";
-import { checkConvergence, type ObservedStream } from "./convergence.js";
-import { EndpointView } from "./endpoint-view.js";
-import { clusterBasics, pod, replicaSet, service, slice } from "./objects.js";
-import { connect, get } from "./streams.js";
+import {
+  createServerLogger,
+  EndpointView,
+  type RunningDestinationServer,
+  startDestinationServer,
+} from "../src/index.js";
 
 const objects = [
   ...clusterBasics(),

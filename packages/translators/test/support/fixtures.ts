@@ -8,8 +8,8 @@ import {
   newAddress,
   type Pod,
 } from "@destination/core";
-import type { EndpointTranslatorConfig } from "./config.js";
-import type { MessageSink } from "./message-sink.js";
+import type { EndpointTranslatorConfig } from "../../src/config.js";
+import type { MessageSink } from "../../src/message-sink.js";
 
 export const config: EndpointTranslatorConfig = {
   controllerNamespace: "linkerd",
