@@ -3,7 +3,7 @@
 // log it, and heal the Get stream over a real gRPC connection without any further API change.
 import { createKubeCluster } from "@destination/k8s-discovery";
 import { clusterBasics, pod, service, slice } from "@destination/test-support/cluster-objects";
-import { FakeApiServer } from "@destination/test-support/k8s-discovery";
+import { FakeApiServer } from "@destination/test-support/fake-api-server";
 import { get, getProfile } from "@destination/test-support/streams";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";

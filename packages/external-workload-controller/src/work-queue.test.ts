@@ -1,4 +1,4 @@
-import { ManualClock } from "@destination/test-support/k8s-discovery";
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
 import { queueMetrics } from "./queue-metrics.js";

@@ -1,6 +1,6 @@
 import { type Logger, silentLogger } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { ManualClock } from "@destination/test-support/k8s-discovery";
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
 import { CONTROLLER_NS, linkSecret } from "../test/support/fixtures.js";

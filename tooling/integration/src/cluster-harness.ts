@@ -4,7 +4,7 @@ import { createKubeCluster, type KubeCluster, type ResourceKind } from "@destina
 import type {
   BackendHarness,
   BackendHarnessFactory,
-} from "@destination/test-support/k8s-discovery";
+} from "@destination/test-support/backend-suite";
 import type { KubeObject } from "./api.js";
 import { CutProxy } from "./cut-proxy.js";
 import type { IntegrationEnv } from "./env.js";

@@ -5,7 +5,7 @@
 // JSON otherwise), so these tests pin what must hold on any cluster
 // with no Jobs (or no ReplicaSets, or no Nodes).
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/test-support/k8s-discovery";
+import { EventRecorder } from "@destination/test-support/backend-suite";
 import {
   get,
   ipv4,

@@ -4,7 +4,7 @@
 // back. Resuming the watches then fails with 410 Gone, so every kind lists again; each change
 // must surface exactly once, deletes included, and nothing else may.
 import type { ResourceKind } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/test-support/k8s-discovery";
+import { EventRecorder } from "@destination/test-support/backend-suite";
 import {
   externalWorkload,
   job,

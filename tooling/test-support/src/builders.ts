@@ -1,6 +1,6 @@
-// The `@destination/core/testing` entry: builders of the Kubernetes and Linkerd objects of
-// `../objects`, as plain JSON the way an API server lists them, for every package's tests and the
-// bench. Not part of the main entry; imports no test runner and nothing outside core.
+// `@destination/test-support/builders`: builders of the Kubernetes and Linkerd objects of
+// `@destination/core`, as plain JSON the way an API server lists them, for every package's tests
+// and the bench. Imports no test runner and nothing but core's types.
 
 export {
   type ExternalWorkloadOptions,

@@ -3,7 +3,7 @@
 // by apps/destination-server/test, which applies them to in-memory clusters, and
 // tooling/integration, whose `ApiWriter.apply` adds what a real API server requires and the
 // destination service never reads (images, owner uids, specs of ReplicaSets and Jobs). The objects
-// themselves are built by @destination/core/testing; the return types promise what those
+// themselves are built by ./builders.ts; the return types promise what those
 // builders always set (apiVersion, kind, no null metadata fields), so the objects also fit the
 // integration tests' untyped `KubeObject`.
 import type { KubeObject, ServiceProfile } from "@destination/core";

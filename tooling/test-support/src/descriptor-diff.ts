@@ -1,5 +1,5 @@
-// Structural comparison of FileDescriptorProtos, used by the schema conformance test (not part
-// of the public API). Both sides go through proto JSON so that every descriptor field (numbers,
+// Structural comparison of FileDescriptorProtos, used by @destination/proto's schema conformance
+// test. Both sides go through proto JSON so that every descriptor field (numbers,
 // types, labels, type names, oneofs, proto3_optional, map entries, reserved ranges and names,
 // enum values, methods, options) is compared without listing them by hand; only comments
 // (source_code_info) are dropped.

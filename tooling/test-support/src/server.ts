@@ -1,6 +1,6 @@
-// The `@destination/server/testing` entry: builders of Kubernetes test objects and a recorder of
-// the service's gRPC streams, shared by the server's tests and tooling/integration. Not part of
-// the main entry; imports no test runner.
+// `@destination/test-support/server`: what the server's tests and the suites that drive a server
+// (tooling/integration, observability-e2e, deploy-e2e, the bench) share: cluster objects, a
+// recorder of the service's gRPC streams and the convergence check. Imports no test runner.
 
 export { type AnnouncedEndpoint, EndpointView, sameAnnouncement } from "@destination/server";
 export {
