@@ -1,11 +1,13 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import {
+  CLUSTER_POD,
   clusterBasics,
   pod,
+  podEndpoint,
   replicaSet,
   service,
   slice,
-} from "@destination/test-support/cluster-objects";
+} from "@destination/test-support/builders";
 import { checkConvergence, type ObservedStream } from "@destination/test-support/convergence";
 import { connect, get } from "@destination/test-support/streams";
 import { afterEach, describe, expect, it } from "vitest";
@@ -18,27 +20,35 @@ import {
 
 const objects = [
   ...clusterBasics(),
-  service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
-  service("shop", "empty", [{ port: 8080 }], { clusterIP: "10.96.3.11" }),
-  replicaSet("shop", "cart-6d8f", "cart"),
+  service("cart", {
+    namespace: "shop",
+    ports: [{ port: 8080, protocol: "TCP" }],
+    clusterIP: "10.96.3.10",
+  }),
+  service("empty", {
+    namespace: "shop",
+    ports: [{ port: 8080, protocol: "TCP" }],
+    clusterIP: "10.96.3.11",
+  }),
+  replicaSet("cart-6d8f", "cart", { namespace: "shop" }),
   ...["10.244.3.1", "10.244.3.2"].map((ip, i) =>
-    pod({
+    pod(`cart-6d8f-${i}`, {
+      ...CLUSTER_POD,
       namespace: "shop",
-      name: `cart-6d8f-${i}`,
       ip,
-      ports: [["http", 8080]],
+      labels: { "pod-template-hash": "6d8f" },
       replicaSet: "cart-6d8f",
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
     }),
   ),
   slice(
-    "shop",
     "cart-1",
     "cart",
-    [{ port: 8080 }],
     [
-      { ip: "10.244.3.1", pod: "cart-6d8f-0" },
-      { ip: "10.244.3.2", pod: "cart-6d8f-1" },
+      podEndpoint("cart-6d8f-0", "10.244.3.1", { namespace: "shop" }),
+      podEndpoint("cart-6d8f-1", "10.244.3.2", { namespace: "shop" }),
     ],
+    { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] },
   ),
 ];
 const CART = "cart.shop.svc.cluster.local:8080";

@@ -10,6 +10,9 @@ export {
   serviceProfile,
 } from "./builders/linkerd-builders.js";
 export {
+  CLUSTER_POD,
+  job,
+  type Manifest,
   type MeshedPodOptions,
   meshedPod,
   NS,
@@ -20,6 +23,7 @@ export {
   unmeshedPod,
 } from "./builders/pod-builders.js";
 export {
+  clusterBasics,
   type EndpointOptions,
   endpoint,
   endpointsObject,

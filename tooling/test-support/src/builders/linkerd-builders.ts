@@ -2,7 +2,7 @@
 // server lists them.
 
 import type { ExternalWorkload, LabelSelector, Server, ServiceProfile } from "@destination/core";
-import { NS } from "./pod-builders.js";
+import { type Manifest, NS } from "./pod-builders.js";
 
 export interface ServerOptions {
   /** A port number or a container port name. */
@@ -19,7 +19,7 @@ export interface ServerOptions {
 }
 
 /** A policy.linkerd.io Server. */
-export function server(name: string, options: ServerOptions): Server {
+export function server(name: string, options: ServerOptions): Manifest<Server> {
   const podSelector =
     options.podLabelSelector !== undefined
       ? options.podLabelSelector
@@ -38,7 +38,7 @@ export function server(name: string, options: ServerOptions): Server {
         ? { externalWorkloadSelector: { matchLabels: options.externalWorkloadSelector } }
         : {}),
     },
-  };
+  } as Manifest<Server>;
 }
 
 export interface ExternalWorkloadOptions {
@@ -58,7 +58,7 @@ export interface ExternalWorkloadOptions {
 export function externalWorkload(
   name: string,
   options: ExternalWorkloadOptions = {},
-): ExternalWorkload {
+): Manifest<ExternalWorkload> {
   return {
     apiVersion: "workload.linkerd.io/v1beta1",
     kind: "ExternalWorkload",
@@ -74,18 +74,18 @@ export function externalWorkload(
       ports: options.ports ?? [{ port: 8080 }],
       workloadIPs: [{ ip: options.ip ?? "192.168.1.10" }],
     },
-  };
+  } as Manifest<ExternalWorkload>;
 }
 
 export function serviceProfile(
   name: string,
   spec: ServiceProfile["spec"],
   options: { namespace?: string } = {},
-): ServiceProfile {
+): Manifest<ServiceProfile> {
   return {
     apiVersion: "linkerd.io/v1alpha2",
     kind: "ServiceProfile",
     metadata: { name, namespace: options.namespace ?? NS },
     spec,
-  };
+  } as Manifest<ServiceProfile>;
 }

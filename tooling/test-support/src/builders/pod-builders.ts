@@ -3,10 +3,27 @@
 import type {
   Container,
   ContainerPort,
+  KubeObject,
   OwnerReference,
   PartialObjectMetadata,
   Pod,
 } from "@destination/core";
+
+/**
+ * An object as the builders make it: kind and apiVersion set, metadata fields never null, so it
+ * also fits the untyped `KubeObject` of tooling/integration, which applies it to an API server.
+ */
+export type Manifest<T extends KubeObject> = T & {
+  [key: string]: unknown;
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    [key: string]: unknown;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { apiVersion: string; kind: string; name: string }[];
+  };
+};
 
 /** The namespace every builder puts its object in unless told otherwise. */
 export const NS = "ns";
@@ -47,7 +64,7 @@ export interface PodOptions {
   meshed?: boolean;
 }
 
-export function pod(name: string, options: PodOptions = {}): Pod {
+export function pod(name: string, options: PodOptions = {}): Manifest<Pod> {
   // Assigned field by field rather than spread: the bench builds tens of thousands of these.
   const labels = options.labels ?? { app: "web" };
   const metadata: Pod["metadata"] = {
@@ -92,8 +109,22 @@ export function pod(name: string, options: PodOptions = {}): Pod {
     status.hostIP = options.hostIp;
     status.hostIPs = [{ ip: options.hostIp }];
   }
-  return { apiVersion: "v1", kind: "Pod", metadata, spec, status };
+  return { apiVersion: "v1", kind: "Pod", metadata, spec, status } as Manifest<Pod>;
 }
+
+/**
+ * A pod as a cluster runs it, where the server's tests and tooling/integration start theirs:
+ * meshed, on node `node-a` (host IP 172.18.0.2), service account `default`, no pod IP unless
+ * given. Spread it first and give the rest:
+ * `pod(name, { ...CLUSTER_POD, namespace, ip, labels: {}, ports: [] })`.
+ */
+export const CLUSTER_POD = {
+  ip: "",
+  meshed: true,
+  nodeName: "node-a",
+  hostIp: "172.18.0.2",
+  serviceAccountName: "default",
+} as const satisfies PodOptions;
 
 export interface MeshedPodOptions {
   annotations?: Record<string, string>;
@@ -141,12 +172,27 @@ export function replicaSet(
   name: string,
   deployment: string | null,
   options: { namespace?: string; ownerUid?: string } = {},
-): PartialObjectMetadata {
+): Manifest<PartialObjectMetadata> {
   const metadata: PartialObjectMetadata["metadata"] = { name, namespace: options.namespace ?? NS };
   if (deployment !== null) {
     const owner: OwnerReference = { apiVersion: "apps/v1", kind: "Deployment", name: deployment };
     if (options.ownerUid !== undefined) owner.uid = options.ownerUid;
     metadata.ownerReferences = [owner];
   }
-  return { apiVersion: "apps/v1", kind: "ReplicaSet", metadata };
+  return { apiVersion: "apps/v1", kind: "ReplicaSet", metadata } as Manifest<PartialObjectMetadata>;
+}
+
+/** A batch/v1 Job (metadata only, as the Jobs cache reads it). */
+export function job(
+  name: string,
+  options: {
+    namespace?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: OwnerReference[];
+  } = {},
+): Manifest<PartialObjectMetadata> {
+  const metadata: PartialObjectMetadata["metadata"] = { name, namespace: options.namespace ?? NS };
+  if (options.labels) metadata.labels = options.labels;
+  if (options.ownerReferences) metadata.ownerReferences = options.ownerReferences;
+  return { apiVersion: "batch/v1", kind: "Job", metadata } as Manifest<PartialObjectMetadata>;
 }

@@ -13,7 +13,7 @@ import type {
   Service,
   ServicePort,
 } from "@destination/core";
-import { NS } from "./pod-builders.js";
+import { job, type Manifest, NS } from "./pod-builders.js";
 
 /** The label that makes a Node's zone. */
 export const ZONE_LABEL = "topology.kubernetes.io/zone";
@@ -32,7 +32,7 @@ export interface ServiceOptions {
   internalTrafficPolicy?: string;
 }
 
-export function service(name: string, options: ServiceOptions = {}): Service {
+export function service(name: string, options: ServiceOptions = {}): Manifest<Service> {
   const { namespace, ports, annotations, type, clusterIP, ...spec } = options;
   return {
     apiVersion: "v1",
@@ -44,7 +44,7 @@ export function service(name: string, options: ServiceOptions = {}): Service {
       ports: ports ?? [{ name: "http", port: 80, targetPort: 8080 }],
       ...spec,
     },
-  };
+  } as Manifest<Service>;
 }
 
 export interface EndpointOptions {
@@ -108,7 +108,7 @@ export function slice(
   serviceName: string,
   endpoints: Endpoint[],
   options: SliceOptions = {},
-): EndpointSlice {
+): Manifest<EndpointSlice> {
   return {
     apiVersion: "discovery.k8s.io/v1",
     kind: "EndpointSlice",
@@ -125,7 +125,7 @@ export function slice(
     addressType: options.addressType ?? "IPv4",
     endpoints,
     ports: options.ports === undefined ? [{ name: "http", port: 8080 }] : options.ports,
-  };
+  } as Manifest<EndpointSlice>;
 }
 
 /** core/v1 Endpoints (read only in Endpoints mode). */
@@ -133,7 +133,7 @@ export function endpointsObject(
   name: string,
   subsets: NonNullable<Endpoints["subsets"]>,
   options: { namespace?: string; annotations?: Record<string, string> } = {},
-): Endpoints {
+): Manifest<Endpoints> {
   return {
     apiVersion: "v1",
     kind: "Endpoints",
@@ -143,14 +143,14 @@ export function endpointsObject(
       ...(options.annotations ? { annotations: options.annotations } : {}),
     },
     subsets,
-  };
+  } as Manifest<Endpoints>;
 }
 
 /** A Node; its zone is the ZONE_LABEL label. */
 export function node(
   name: string,
   options: { zone?: string; labels?: Record<string, string> } = {},
-): Node {
+): Manifest<Node> {
   return {
     apiVersion: "v1",
     kind: "Node",
@@ -161,9 +161,25 @@ export function node(
         ...(options.zone === undefined ? {} : { [ZONE_LABEL]: options.zone }),
       },
     },
-  };
+  } as Manifest<Node>;
 }
 
-export function namespace(name: string): KubeObject {
+export function namespace(name: string): Manifest<KubeObject> {
   return { apiVersion: "v1", kind: "Namespace", metadata: { name } };
+}
+
+/**
+ * What every real cluster has besides the tests' own objects: the Node the pods of CLUSTER_POD
+ * run on, and a CronJob's Job. The metadata-only caches (Nodes, ReplicaSets, Jobs) then list
+ * something; an empty metadata-only list is the subject of tooling/integration's
+ * `cluster-sync.int.test.ts`.
+ */
+export function clusterBasics() {
+  return [
+    node("node-a"),
+    job("nightly-29000000", {
+      namespace: "batch",
+      ownerReferences: [{ apiVersion: "batch/v1", kind: "CronJob", name: "nightly" }],
+    }),
+  ];
 }
