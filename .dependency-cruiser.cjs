@@ -47,7 +47,7 @@ const layerRules = Object.entries(layers).map(([from, allowed]) => ({
   name: `layers: ${from}`,
   comment: `${from} may import only ${allowed.length ? allowed.join(", ") : "no workspace folder"}`,
   severity: "error",
-  from: { path: `^${literal(from)}/src/`, pathNot: "\\.test\\.ts$|/testing/" },
+  from: { path: `^${literal(from)}/src/`, pathNot: "\\.test\\.ts$" },
   to: {
     path: "^(packages|apps|tooling)/",
     pathNot: [from, ...allowed].map((folder) => `^${literal(folder)}/`),
@@ -81,10 +81,24 @@ module.exports = {
     ...layerRules,
     {
       name: "no-tooling-in-products",
-      comment: "Packages and apps never import test infrastructure, not even in their tests.",
+      comment:
+        "Packages and apps never import test infrastructure; their tests may import only " +
+        "tooling/vitest-config and tooling/test-support.",
       severity: "error",
       from: { path: "^(packages|apps)/[^/]+/src/" },
-      to: { path: "^tooling/(?!vitest-config/)" },
+      to: { path: "^tooling/(?!vitest-config/|test-support/)" },
+    },
+    {
+      name: "no-test-support-in-production",
+      comment:
+        "@destination/test-support (tooling/test-support) is for tests: a package's or app's " +
+        "code outside its *.test.ts files and test/ folder never imports it.",
+      severity: "error",
+      from: {
+        path: "^(packages|apps)/[^/]+/",
+        pathNot: "\\.test\\.ts$|^(packages|apps)/[^/]+/test/",
+      },
+      to: { path: "^tooling/test-support/" },
     },
   ],
   options: {

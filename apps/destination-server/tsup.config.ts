@@ -4,9 +4,9 @@ export default defineConfig([
   {
     // The library: what tests, the integration suite and the bench import. Dependencies, the
     // workspace packages included, stay imports.
-    entry: ["src/index.ts", "src/testing/index.ts"],
+    entry: ["src/index.ts"],
     format: ["esm"],
-    dts: { entry: ["src/index.ts", "src/testing/index.ts"] },
+    dts: { entry: ["src/index.ts"] },
     // The binary's entry is written by the other build, at the same time.
     // Both builds write into dist/ at once: the build script empties it first instead.
     clean: false,

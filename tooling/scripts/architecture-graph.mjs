@@ -11,7 +11,7 @@ const doc = join(root, "docs/architecture.md");
 const BEGIN = "<!-- graph:begin (pnpm deps:graph) -->";
 const END = "<!-- graph:end -->";
 
-// Production imports only: tests and testing entry points may reach further (see the rules).
+// Production imports only: tests and their test/ folders may reach further (see the rules).
 const mermaid = execFileSync(
   join(root, "node_modules/.bin/depcruise"),
   [
@@ -22,7 +22,7 @@ const mermaid = execFileSync(
     "--include-only",
     "^(packages|apps)/",
     "--exclude",
-    "(^|/)(dist|node_modules)/|\\.test\\.ts$|/testing/|/test/|vitest\\.config",
+    "(^|/)(dist|node_modules)/|\\.test\\.ts$|/test/|vitest\\.config",
     "--collapse",
     "^(packages|apps)/[^/]+",
     "--output-type",

@@ -9,7 +9,7 @@
 //   (docs/decisions/0010-esm-only-packages.md), so the CommonJS resolution modes are not graded;
 // - the manifest checks below: no `workspace:` range left, the license, repository folder and
 //   engines every package carries, and `publishConfig.exports` equal to the workspace's `exports`
-//   without the `@destination/source` condition and the `./testing` entries
+//   without the `@destination/source` condition
 //   (docs/decisions/0011-published-package-contents.md), so the two maps cannot drift apart.
 //
 // Prints one line per package and exits 1 when any fails.
@@ -43,11 +43,10 @@ function publishablePackages() {
   return found;
 }
 
-/** What a user is given: the workspace map without the source condition and the test entries. */
+/** What a user is given: the workspace map without the source condition. */
 function publishedExports(exports) {
   const out = {};
   for (const [subpath, target] of Object.entries(exports ?? {})) {
-    if (subpath === "./testing" || subpath.startsWith("./testing/")) continue;
     if (typeof target !== "object" || target === null) {
       out[subpath] = target;
       continue;
@@ -76,7 +75,7 @@ function manifestProblems({ dir, manifest }) {
   const expected = publishedExports(manifest.exports);
   if (JSON.stringify(manifest.publishConfig?.exports) !== JSON.stringify(expected)) {
     problems.push(
-      `publishConfig.exports is not the exports map without "${SOURCE_CONDITION}" and ./testing:\n` +
+      `publishConfig.exports is not the exports map without "${SOURCE_CONDITION}":\n` +
         `  expected ${JSON.stringify(expected)}`,
     );
   }

@@ -10,23 +10,23 @@ import {
 } from "@destination/proto";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { commandUsage, rootUsage } from "./args/usage.js";
-import { ExitCode } from "./exit-code.js";
-import { messageJson } from "./render/message-output.js";
-import { runCli } from "./run-cli.js";
-import { CapturedIo } from "./testing/captured-io.js";
+import { CapturedIo } from "../test/support/captured-io.js";
 import {
   type FakeDestinationServer,
   startFakeDestinationServer,
   unusedLoopbackAddress,
-} from "./testing/fake-destination-server.js";
+} from "../test/support/fake-destination-server.js";
 import {
   addUpdate,
   booksProfile,
   meshedPod,
   opaquePod,
   removeUpdate,
-} from "./testing/sample-messages.js";
+} from "../test/support/sample-messages.js";
+import { commandUsage, rootUsage } from "./args/usage.js";
+import { ExitCode } from "./exit-code.js";
+import { messageJson } from "./render/message-output.js";
+import { runCli } from "./run-cli.js";
 import { cliVersion } from "./version.js";
 
 const WEB = "web-svc.emojivoto.svc.cluster.local:80";

@@ -15,11 +15,8 @@ import {
   startDestinationServer,
 } from "@destination/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExitCode } from "./exit-code.js";
-import { messageJson } from "./render/message-output.js";
-import { runCli } from "./run-cli.js";
-import { CapturedIo } from "./testing/captured-io.js";
-import { unusedLoopbackAddress } from "./testing/fake-destination-server.js";
+import { CapturedIo } from "../test/support/captured-io.js";
+import { unusedLoopbackAddress } from "../test/support/fake-destination-server.js";
 import {
   SHOP_EMPTY,
   SHOP_IDENTITY,
@@ -28,7 +25,10 @@ import {
   shopProfileYaml,
   shopSliceYaml,
   shopWorkloadsYaml,
-} from "./testing/shop-manifests.js";
+} from "../test/support/shop-manifests.js";
+import { ExitCode } from "./exit-code.js";
+import { messageJson } from "./render/message-output.js";
+import { runCli } from "./run-cli.js";
 
 let dir: string;
 let server: RunningDestinationServer;

@@ -1,5 +1,7 @@
 import { connect } from "node:net";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import { describe, expect, it } from "vitest";
 import {
   CacheSyncTimeoutError,
@@ -7,7 +9,6 @@ import {
   type EndpointsReport,
   startDestinationServer,
 } from "../src/index.js";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
@@ -40,7 +41,7 @@ describe("admin server", () => {
 
   it("exposes gRPC, cache, watcher and process metrics", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service("ns", "web", [{ port: 80 }]));
+    cluster.apply(service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }));
     const server = await startServer({ cluster });
     const before = (await server.admin("/metrics")).body;
     // Not pre-initialised: a method's series appear on its first call.
@@ -76,19 +77,39 @@ describe("admin server", () => {
 
   it("explains one Service's endpoints at /debug/endpoints, as JSON", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service("ns", "web", [{ name: "http", port: 80, targetPort: 8080 }]));
-    cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["http", 8080]] }));
-    cluster.apply(pod({ namespace: "ns", name: "web-1", ip: "10.3.0.2", ports: [["http", 8080]] }));
+    cluster.apply(
+      service("web", {
+        namespace: "ns",
+        ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod("web-0", {
+        ...CLUSTER_POD,
+        namespace: "ns",
+        ip: "10.3.0.1",
+        labels: {},
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod("web-1", {
+        ...CLUSTER_POD,
+        namespace: "ns",
+        ip: "10.3.0.2",
+        labels: {},
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
     cluster.apply(
       slice(
-        "ns",
         "web-x",
         "web",
-        [{ name: "http", port: 8080 }],
         [
-          { ip: "10.3.0.1", pod: "web-0" },
-          { ip: "10.3.0.2", pod: "web-1", ready: false },
+          podEndpoint("web-0", "10.3.0.1", { namespace: "ns" }),
+          podEndpoint("web-1", "10.3.0.2", { namespace: "ns", ready: false }),
         ],
+        { namespace: "ns", ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     const server = await startServer({ cluster });

@@ -2,11 +2,18 @@
 // caches go stale the way a dropped watch line leaves them. The audit must find it, count and
 // log it, and heal the Get stream over a real gRPC connection without any further API change.
 import { createKubeCluster } from "@destination/k8s-discovery";
-import { FakeApiServer } from "@destination/k8s-discovery/testing";
+import {
+  CLUSTER_POD,
+  clusterBasics,
+  pod,
+  podEndpoint,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import { FakeApiServer } from "@destination/test-support/fake-api-server";
+import { get, getProfile } from "@destination/test-support/streams";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
-import { clusterBasics, pod, service, slice } from "../src/testing/objects.js";
-import { get, getProfile } from "../src/testing/streams.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -25,10 +32,25 @@ async function serverOnFakeApi(auditIntervalMs: number): Promise<{
   cleanup.push(() => api.close());
   for (const obj of [
     ...clusterBasics(),
-    service("shop", "web", [{ port: 8080 }]),
-    pod({ namespace: "shop", name: "web-1", ip: "10.0.0.1", ports: [["http", 8080]] }),
-    pod({ namespace: "shop", name: "web-2", ip: "10.0.0.2", ports: [["http", 8080]] }),
-    slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+    service("web", { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] }),
+    pod("web-1", {
+      ...CLUSTER_POD,
+      namespace: "shop",
+      ip: "10.0.0.1",
+      labels: {},
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+    pod("web-2", {
+      ...CLUSTER_POD,
+      namespace: "shop",
+      ip: "10.0.0.2",
+      labels: {},
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+    slice("web-abc", "web", [podEndpoint("web-1", "10.0.0.1", { namespace: "shop" })], {
+      namespace: "shop",
+      ports: [{ port: 8080, protocol: "TCP" }],
+    }),
   ]) {
     api.apply(obj);
   }
@@ -59,14 +81,13 @@ describe("self-audit of Get against the API server", () => {
     api.withholdNextEvent("EndpointSlice", "web-abc");
     api.apply(
       slice(
-        "shop",
         "web-abc",
         "web",
-        [{ port: 8080 }],
         [
-          { ip: "10.0.0.1", pod: "web-1" },
-          { ip: "10.0.0.2", pod: "web-2" },
+          podEndpoint("web-1", "10.0.0.1", { namespace: "shop" }),
+          podEndpoint("web-2", "10.0.0.2", { namespace: "shop" }),
         ],
+        { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] },
       ),
     );
     expect(api.withheldEvents).toBe(1);
@@ -125,7 +146,9 @@ describe("self-audit of Get against the API server", () => {
 
     api.withholdNextEvent("Service", "web");
     api.apply(
-      service("shop", "web", [{ port: 8080 }], {
+      service("web", {
+        namespace: "shop",
+        ports: [{ port: 8080, protocol: "TCP" }],
         annotations: { "config.linkerd.io/opaque-ports": "8080" },
       }),
     );

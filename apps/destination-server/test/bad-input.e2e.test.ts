@@ -2,10 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createManifestsCluster, type ManifestsCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get, getProfile, type StreamRecorder } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get, getProfile, pod, type StreamRecorder, service, slice } from "../src/testing/index.js";
 import { authority, KNOWN_NAMESPACE, manifestFile, token } from "./support/fuzz-inputs.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
@@ -49,14 +50,23 @@ beforeAll(async () => {
   folder = await ManifestFolder.create();
   await folder.write(
     "known.yaml",
-    service(KNOWN_NAMESPACE, "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }),
-    pod({ namespace: KNOWN_NAMESPACE, name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }),
+    service("web", {
+      namespace: KNOWN_NAMESPACE,
+      ports: [{ port: 80, protocol: "TCP" }],
+      clusterIP: "10.96.0.10",
+    }),
+    pod("web-0", {
+      ...CLUSTER_POD,
+      namespace: KNOWN_NAMESPACE,
+      ip: "10.1.0.1",
+      labels: {},
+      ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+    }),
     slice(
-      KNOWN_NAMESPACE,
       "web-1",
       "web",
-      [{ port: 80 }],
-      [{ ip: "10.1.0.1", pod: "web-0", hostname: "web-0" }],
+      [podEndpoint("web-0", "10.1.0.1", { namespace: KNOWN_NAMESPACE, hostname: "web-0" })],
+      { namespace: KNOWN_NAMESPACE, ports: [{ port: 80, protocol: "TCP" }] },
     ),
   );
   // Not watching: each random file is loaded by an explicit reload, so every run sees its own.

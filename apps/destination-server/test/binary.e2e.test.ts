@@ -2,12 +2,13 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DestinationClient } from "@destination/proto/client";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CHART_MESHED_HTTP2_CLIENT_PARAMS } from "../src/config/server-flags.js";
 import { VERSION } from "../src/index.js";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { assertBuilt, runBinary, spawnServer } from "./support/spawned-server.js";
 import { adminGet } from "./support/test-server.js";
@@ -58,7 +59,10 @@ describe("the destination-server binary", () => {
 
   it("starts with upstream's chart args, saying nothing about them", async () => {
     folder = await ManifestFolder.create();
-    await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+    await folder.write(
+      "web.yaml",
+      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+    );
     // The destination container's args in upstream's chart render (after `destination`); the
     // addresses and log format after them are the test's, since the last value of a flag wins.
     const chartArgs = [
@@ -149,7 +153,10 @@ describe("the destination-server binary", () => {
         ].join("\n"),
       );
       folder = await ManifestFolder.create();
-      await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+      await folder.write(
+        "web.yaml",
+        service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+      );
       const server = await spawnServer(["--manifests", folder.dir], {
         nodeArgs: ["--require", join(hooks, "preload.cjs")],
       });
@@ -188,9 +195,19 @@ describe("the destination-server binary", () => {
       folder = await ManifestFolder.create();
       await folder.write(
         "web.yaml",
-        service("ns", "web", [{ port: 80 }]),
-        pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["h", 80]], meshed: false }),
-        slice("ns", "web-1", "web", [{ port: 80 }], [{ ip: "10.3.0.1", pod: "web-0" }]),
+        service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+        pod("web-0", {
+          ...CLUSTER_POD,
+          namespace: "ns",
+          ip: "10.3.0.1",
+          meshed: false,
+          labels: {},
+          ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+        }),
+        slice("web-1", "web", [podEndpoint("web-0", "10.3.0.1", { namespace: "ns" })], {
+          namespace: "ns",
+          ports: [{ port: 80, protocol: "TCP" }],
+        }),
       );
       const server = await spawnServer(["--manifests", folder.dir]);
       expect(await adminGet(server.adminPort, "/ready")).toEqual({ status: 200, body: "ok\n" });
@@ -217,9 +234,19 @@ describe("the destination-server binary", () => {
       folder = await ManifestFolder.create();
       await folder.write(
         "web.yaml",
-        service("ns", "web", [{ port: 80 }]),
-        pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["h", 80]], meshed: false }),
-        slice("ns", "web-1", "web", [{ port: 80 }], [{ ip: "10.3.0.1", pod: "web-0" }]),
+        service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+        pod("web-0", {
+          ...CLUSTER_POD,
+          namespace: "ns",
+          ip: "10.3.0.1",
+          meshed: false,
+          labels: {},
+          ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+        }),
+        slice("web-1", "web", [podEndpoint("web-0", "10.3.0.1", { namespace: "ns" })], {
+          namespace: "ns",
+          ports: [{ port: 80, protocol: "TCP" }],
+        }),
       );
       // The trigger is honoured only in a test environment (NODE_ENV=test).
       const server = await spawnServer(["--manifests", folder.dir], {
@@ -240,7 +267,10 @@ describe("the destination-server binary", () => {
       expect(await badToken.next()).toMatchObject({ add: {} });
       badToken.cancel();
       await folder.writeText("broken.yaml", "kind: [\n\u0000\u00ff");
-      await folder.write("typed.yaml", service("ns", "db", [{ port: "5432" as never }]));
+      await folder.write(
+        "typed.yaml",
+        service("db", { namespace: "ns", ports: [{ port: "5432" as never, protocol: "TCP" }] }),
+      );
       await eventually(() => expect(server.logs()).toContain("invalid Service ns/db"));
       expect(server.logs()).not.toContain("invariant failure");
       expect(stream.ended).toBeUndefined();
@@ -264,7 +294,10 @@ describe("the destination-server binary", () => {
 
   it("ignores the test failure trigger outside a test environment", async () => {
     folder = await ManifestFolder.create();
-    await folder.write("web.yaml", service("ns", "web", [{ port: 80 }]));
+    await folder.write(
+      "web.yaml",
+      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+    );
     const server = await spawnServer(["--manifests", folder.dir], {
       env: { NODE_ENV: "production", DESTINATION_TEST_FAILURE: "exception" },
     });

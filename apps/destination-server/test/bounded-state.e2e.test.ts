@@ -1,8 +1,9 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import { service } from "@destination/test-support/builders";
+import { getProfile, type StreamRecorder } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
-import { getProfile, type StreamRecorder, service } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 import { metricValue } from "./support/test-server.js";
@@ -59,7 +60,12 @@ async function until(
 describe("state bounded by client input", () => {
   it(`${STREAMS} GetProfile streams from as many token namespaces leave no publisher or series behind`, async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "web-svc", [{ name: "http", port: 80, targetPort: 8080 }]));
+    cluster.apply(
+      service("web-svc", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      }),
+    );
     const server = await startServer({ cluster });
     // Separate connections: without a local subchannel pool grpc-js would share one.
     const clients = Array.from(

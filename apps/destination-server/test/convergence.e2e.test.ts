@@ -1,16 +1,20 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { describe, expect, it } from "vitest";
+import {
+  CLUSTER_POD,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/builders";
 import {
   checkConvergence,
   clusterObjects,
   describeConvergence,
   EndpointView,
   get,
-  pod,
-  replicaSet,
-  service,
-  slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/server";
+import { describe, expect, it } from "vitest";
 import { serverPerTest } from "./support/server-per-test.js";
 
 const NS = "emojivoto";
@@ -18,14 +22,14 @@ const WEB = "web-svc.emojivoto.svc.cluster.local:80";
 const PORTS = [{ name: "http", port: 8080 }];
 
 function webPod(name: string, ip: string) {
-  return pod({
+  return pod(name, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name,
     ip,
-    ports: [["http", 8080]],
+    labels: { "pod-template-hash": "5f86686c4d", app: "web" },
     replicaSet: "web-5f86686c4d",
-    serviceAccount: "web",
-    labels: { app: "web" },
+    serviceAccountName: "web",
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 }
 
@@ -34,17 +38,27 @@ const startServer = serverPerTest();
 describe("convergence over Get", () => {
   it("a slice cached before its pods, and a ReplicaSet after them, still ends in exactly the cluster's endpoints", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]));
+    cluster.apply(
+      service("web-svc", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+      }),
+    );
     const server = await startServer({ cluster });
     const stream = get(server.client, WEB);
     const view = new EndpointView();
 
     // The slice names two pods that are not cached yet: nothing to send.
     cluster.apply(
-      slice(NS, "web-svc-1", "web-svc", PORTS, [
-        { ip: "10.244.1.10", pod: "web-1" },
-        { ip: "10.244.1.11", pod: "web-2" },
-      ]),
+      slice(
+        "web-svc-1",
+        "web-svc",
+        [
+          podEndpoint("web-1", "10.244.1.10", { namespace: NS }),
+          podEndpoint("web-2", "10.244.1.11", { namespace: NS }),
+        ],
+        { namespace: NS, ports: PORTS.map((p) => ({ protocol: "TCP", ...p })) },
+      ),
     );
     cluster.apply(webPod("web-1", "10.244.1.10"));
     view.apply(await stream.next());
@@ -57,7 +71,7 @@ describe("convergence over Get", () => {
     );
 
     // The ReplicaSet arrives last: both endpoints are re-announced under their Deployment.
-    cluster.apply(replicaSet(NS, "web-5f86686c4d", "web"));
+    cluster.apply(replicaSet("web-5f86686c4d", "web", { namespace: NS }));
     view.apply(await stream.next());
     expect(view.endpoints.get("10.244.1.10:8080")?.addr.metricLabels.deployment).toBe("web");
     expect(view.endpoints.get("10.244.1.11:8080")?.addr.metricLabels.deployment).toBe("web");
@@ -69,15 +83,25 @@ describe("convergence over Get", () => {
 
   it("reports each endpoint a stream lacks, holds in excess, or holds with other values", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]));
-    cluster.apply(replicaSet(NS, "web-5f86686c4d", "web"));
+    cluster.apply(
+      service("web-svc", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(replicaSet("web-5f86686c4d", "web", { namespace: NS }));
     cluster.apply(webPod("web-1", "10.244.1.10"));
     cluster.apply(webPod("web-2", "10.244.1.11"));
     cluster.apply(
-      slice(NS, "web-svc-1", "web-svc", PORTS, [
-        { ip: "10.244.1.10", pod: "web-1" },
-        { ip: "10.244.1.11", pod: "web-2" },
-      ]),
+      slice(
+        "web-svc-1",
+        "web-svc",
+        [
+          podEndpoint("web-1", "10.244.1.10", { namespace: NS }),
+          podEndpoint("web-2", "10.244.1.11", { namespace: NS }),
+        ],
+        { namespace: NS, ports: PORTS.map((p) => ({ protocol: "TCP", ...p })) },
+      ),
     );
     const server = await startServer({ cluster });
     const stream = get(server.client, WEB);
@@ -119,7 +143,7 @@ describe("convergence over Get", () => {
 
   it("a stream on a service with no endpoints converges to holding nothing", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "empty", [{ port: 80 }]));
+    cluster.apply(service("empty", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }));
     const report = await checkConvergence(
       [{ path: "empty.emojivoto.svc.cluster.local:80", view: new EndpointView() }],
       clusterObjects(cluster),

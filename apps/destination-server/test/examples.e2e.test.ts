@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
+import { get, getProfile, ipv4 } from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { get, getProfile, ipv4 } from "../src/testing/index.js";
 import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 

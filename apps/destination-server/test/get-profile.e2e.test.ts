@@ -1,14 +1,14 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { status } from "@grpc/grpc-js";
-import { describe, expect, it } from "vitest";
 import {
-  getProfile,
-  ipv4,
+  CLUSTER_POD,
   pod,
   replicaSet,
   service,
   serviceProfile,
-} from "../src/testing/index.js";
+} from "@destination/test-support/builders";
+import { getProfile, ipv4 } from "@destination/test-support/server";
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_RETRY_BUDGET, tlsIdentityOf } from "./support/expected.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
@@ -29,7 +29,9 @@ const webDefaultProfile = {
 function webCluster(): MemoryCluster {
   const cluster = new MemoryCluster();
   cluster.apply(
-    service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }], {
+    service("web-svc", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
       clusterIP: "10.96.10.10",
     }),
   );
@@ -62,22 +64,26 @@ describe("GetProfile, service flow", () => {
   it("translates routes, follows updates and falls back to the default on delete", async () => {
     const cluster = webCluster();
     cluster.apply(
-      serviceProfile(NS, WEB_FQN, {
-        routes: [
-          {
-            name: "GET /api/list",
-            condition: { method: "GET", pathRegex: "/api/list" },
-            isRetryable: true,
-            timeout: "300ms",
-          },
-          {
-            name: "vote",
-            condition: { method: "purge" },
-            responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
-          },
-        ],
-        retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
-      }),
+      serviceProfile(
+        WEB_FQN,
+        {
+          routes: [
+            {
+              name: "GET /api/list",
+              condition: { method: "GET", pathRegex: "/api/list" },
+              isRetryable: true,
+              timeout: "300ms",
+            },
+            {
+              name: "vote",
+              condition: { method: "purge" },
+              responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
+            },
+          ],
+          retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
+        },
+        { namespace: NS },
+      ),
     );
     const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
@@ -108,12 +114,16 @@ describe("GetProfile, service flow", () => {
       profileRef,
     });
     cluster.apply(
-      serviceProfile(NS, WEB_FQN, {
-        dstOverrides: [
-          { authority: "web-svc.emojivoto.svc.cluster.local:80", weight: "900m" },
-          { authority: "web-v2.emojivoto.svc.cluster.local", weight: "100m" },
-        ],
-      }),
+      serviceProfile(
+        WEB_FQN,
+        {
+          dstOverrides: [
+            { authority: "web-svc.emojivoto.svc.cluster.local:80", weight: "900m" },
+            { authority: "web-v2.emojivoto.svc.cluster.local", weight: "100m" },
+          ],
+        },
+        { namespace: NS },
+      ),
     );
     expect(await stream.next()).toEqual({
       fullyQualifiedName: WEB_FQN,
@@ -132,11 +142,15 @@ describe("GetProfile, service flow", () => {
 
   it("prefers the client namespace's profile named in the context token", async () => {
     const cluster = webCluster();
-    cluster.apply(serviceProfile(NS, WEB_FQN, { routes: [] }));
+    cluster.apply(serviceProfile(WEB_FQN, { routes: [] }, { namespace: NS }));
     cluster.apply(
-      serviceProfile("client-ns", WEB_FQN, {
-        routes: [{ name: "client", condition: { pathRegex: "/" } }],
-      }),
+      serviceProfile(
+        WEB_FQN,
+        {
+          routes: [{ name: "client", condition: { pathRegex: "/" } }],
+        },
+        { namespace: "client-ns" },
+      ),
     );
     const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`, '{"ns":"client-ns"}');
@@ -167,7 +181,9 @@ describe("GetProfile, service flow", () => {
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     expect(await stream.next()).not.toHaveProperty("opaqueProtocol");
     cluster.apply(
-      service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }], {
+      service("web-svc", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
         clusterIP: "10.96.10.10",
         annotations: { "config.linkerd.io/opaque-ports": "http" },
       }),
@@ -181,13 +197,17 @@ describe("GetProfile, service flow", () => {
 
   it("sends nothing for an invalid ServiceProfile, even one with null routes, and keeps the stream open", async () => {
     const cluster = webCluster();
-    cluster.apply(serviceProfile(NS, WEB_FQN, { routes: [null] }));
+    cluster.apply(serviceProfile(WEB_FQN, { routes: [null] }, { namespace: NS }));
     const server = await startServer({ cluster });
     const stream = getProfile(server.client, `${WEB_FQN}:80`);
     await server.waitForMetric("profile_subscribers", { namespace: NS, profile: WEB_FQN }, 1);
     expect(server.logs.some((l) => l.includes('"level":"error"'))).toBe(true);
     cluster.apply(
-      serviceProfile(NS, WEB_FQN, { routes: [{ name: "ok", condition: { pathRegex: "/" } }] }),
+      serviceProfile(
+        WEB_FQN,
+        { routes: [{ name: "ok", condition: { pathRegex: "/" } }] },
+        { namespace: NS },
+      ),
     );
     // The first message is the repaired profile: nothing went out for the null route.
     expect(await stream.next()).toMatchObject({ routes: [{ metricsLabels: { route: "ok" } }] });
@@ -229,7 +249,13 @@ describe("GetProfile, service flow", () => {
 
   it("answers the documented errors", async () => {
     const cluster = webCluster();
-    cluster.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
+    cluster.apply(
+      service("ext", {
+        namespace: NS,
+        ports: [{ port: 80, protocol: "TCP" }],
+        type: "ExternalName",
+      }),
+    );
     const server = await startServer({ cluster });
     const cases: [string, number, string][] = [
       ["missing.emojivoto.svc.cluster.local:80", status.UNKNOWN, 'service "missing" not found'],
@@ -278,14 +304,15 @@ describe("GetProfile, endpoint flow", () => {
 
   it("describes the pod behind a pod IP", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(replicaSet(NS, "web-5f86686c4d", "web"));
+    cluster.apply(replicaSet("web-5f86686c4d", "web", { namespace: NS }));
     cluster.apply(
-      pod({
+      pod("web-5f86686c4d-58xq9", {
+        ...CLUSTER_POD,
         namespace: NS,
-        name: "web-5f86686c4d-58xq9",
         ip: "10.244.1.10",
-        ports: [["http", 8080]],
+        labels: { "pod-template-hash": "5f86686c4d" },
         replicaSet: "web-5f86686c4d",
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
       }),
     );
     const server = await startServer({ cluster });
@@ -326,12 +353,13 @@ describe("GetProfile, endpoint flow", () => {
 
   it("loses and regains a host-port pod deleted and recreated", async () => {
     const cluster = new MemoryCluster();
-    const exporter = pod({
+    const exporter = pod("node-exporter-7hx4c", {
+      ...CLUSTER_POD,
       namespace: "monitoring",
-      name: "node-exporter-7hx4c",
       ip: "10.244.1.20",
+      labels: {},
+      ports: [{ name: "metrics", containerPort: 9100, protocol: "TCP", hostPort: 9100 }],
       hostIp: "172.18.0.2",
-      ports: [["metrics", 9100, 9100]],
     });
     cluster.apply(exporter);
     const server = await startServer({ cluster });
@@ -363,8 +391,24 @@ describe("GetProfile, endpoint flow", () => {
 
   it("refuses an IP shared by two live pods", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.9.9", ports: [["x", 80]] }));
-    cluster.apply(pod({ namespace: NS, name: "b", ip: "10.244.9.9", ports: [["x", 80]] }));
+    cluster.apply(
+      pod("a", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.9.9",
+        labels: {},
+        ports: [{ name: "x", containerPort: 80, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod("b", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.9.9",
+        labels: {},
+        ports: [{ name: "x", containerPort: 80, protocol: "TCP" }],
+      }),
+    );
     const server = await startServer({ cluster });
     expect(await getProfile(server.client, "10.244.9.9:80").end).toEqual({
       code: status.FAILED_PRECONDITION,

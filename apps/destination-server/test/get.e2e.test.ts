@@ -1,16 +1,17 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { status } from "@grpc/grpc-js";
-import { describe, expect, it } from "vitest";
 import {
-  get,
-  ipv4,
+  CLUSTER_POD,
   node,
   server as opaqueServer,
   pod,
+  podEndpoint,
   replicaSet,
   service,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/builders";
+import { get, ipv4 } from "@destination/test-support/server";
+import { status } from "@grpc/grpc-js";
+import { describe, expect, it } from "vitest";
 import { tlsIdentityOf } from "./support/expected.js";
 import { pgCluster } from "./support/pg-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";
@@ -39,26 +40,30 @@ function meshedAddr(ip: string, port: number, podName: string, extra: Record<str
 
 function webCluster(): MemoryCluster {
   const cluster = new MemoryCluster();
-  cluster.apply(service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]));
-  cluster.apply(replicaSet(NS, "web-5f86686c4d", "web"));
   cluster.apply(
-    pod({
+    service("web-svc", {
       namespace: NS,
-      name: "web-5f86686c4d-58xq9",
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+    }),
+  );
+  cluster.apply(replicaSet("web-5f86686c4d", "web", { namespace: NS }));
+  cluster.apply(
+    pod("web-5f86686c4d-58xq9", {
+      ...CLUSTER_POD,
+      namespace: NS,
       ip: "10.244.1.10",
-      ports: [["http", 8080]],
+      labels: { "pod-template-hash": "5f86686c4d", app: "web" },
       replicaSet: "web-5f86686c4d",
-      serviceAccount: "web",
-      labels: { app: "web" },
+      serviceAccountName: "web",
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
     }),
   );
   cluster.apply(
     slice(
-      NS,
       "web-svc-1",
       "web-svc",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.244.1.10", pod: "web-5f86686c4d-58xq9" }],
+      [podEndpoint("web-5f86686c4d-58xq9", "10.244.1.10", { namespace: NS })],
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
   );
   return cluster;
@@ -67,19 +72,34 @@ function webCluster(): MemoryCluster {
 /** Service emoji:8080 with one endpoint hinted for zone-a and one for zone-b; no Node. */
 function zonedEmojiCluster(): MemoryCluster {
   const cluster = new MemoryCluster();
-  cluster.apply(service(NS, "emoji", [{ port: 8080 }]));
-  cluster.apply(pod({ namespace: NS, name: "e-a", ip: "10.244.6.1", ports: [["g", 8080]] }));
-  cluster.apply(pod({ namespace: NS, name: "e-b", ip: "10.244.6.2", ports: [["g", 8080]] }));
+  cluster.apply(service("emoji", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }));
+  cluster.apply(
+    pod("e-a", {
+      ...CLUSTER_POD,
+      namespace: NS,
+      ip: "10.244.6.1",
+      labels: {},
+      ports: [{ name: "g", containerPort: 8080, protocol: "TCP" }],
+    }),
+  );
+  cluster.apply(
+    pod("e-b", {
+      ...CLUSTER_POD,
+      namespace: NS,
+      ip: "10.244.6.2",
+      labels: {},
+      ports: [{ name: "g", containerPort: 8080, protocol: "TCP" }],
+    }),
+  );
   cluster.apply(
     slice(
-      NS,
       "emoji-1",
       "emoji",
-      [{ port: 8080 }],
       [
-        { ip: "10.244.6.1", pod: "e-a", zone: "zone-a", forZones: ["zone-a"] },
-        { ip: "10.244.6.2", pod: "e-b", zone: "zone-b", forZones: ["zone-b"] },
+        podEndpoint("e-a", "10.244.6.1", { namespace: NS, zone: "zone-a", forZones: ["zone-a"] }),
+        podEndpoint("e-b", "10.244.6.2", { namespace: NS, zone: "zone-b", forZones: ["zone-b"] }),
       ],
+      { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
     ),
   );
   return cluster;
@@ -128,16 +148,19 @@ describe("Get", () => {
     await stream.next();
     // Replace the pod by another one: the new address is added, then the old one removed.
     cluster.apply(
-      pod({ namespace: NS, name: "web-2", ip: "10.244.1.11", ports: [["http", 8080]] }),
+      pod("web-2", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.1.11",
+        labels: {},
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
     );
     cluster.apply(
-      slice(
-        NS,
-        "web-svc-1",
-        "web-svc",
-        [{ name: "http", port: 8080 }],
-        [{ ip: "10.244.1.11", pod: "web-2" }],
-      ),
+      slice("web-svc-1", "web-svc", [podEndpoint("web-2", "10.244.1.11", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      }),
     );
     expect(await stream.next()).toEqual({
       add: {
@@ -158,7 +181,7 @@ describe("Get", () => {
 
   it("stays silent for a service without endpoints until they appear", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "empty", [{ port: 8080 }]));
+    cluster.apply(service("empty", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }));
     const server = await startServer({ cluster });
     const stream = get(server.client, "empty.emojivoto.svc.cluster.local:8080");
     await server.waitForMetric(
@@ -166,9 +189,20 @@ describe("Get", () => {
       { namespace: NS, service: "empty", port: "8080" },
       1,
     );
-    cluster.apply(pod({ namespace: NS, name: "e-1", ip: "10.244.3.1", ports: [["x", 8080]] }));
     cluster.apply(
-      slice(NS, "empty-1", "empty", [{ port: 8080 }], [{ ip: "10.244.3.1", pod: "e-1" }]),
+      pod("e-1", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.3.1",
+        labels: {},
+        ports: [{ name: "x", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      slice("empty-1", "empty", [podEndpoint("e-1", "10.244.3.1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     // The first message is the add: nothing was sent while the service was empty.
     expect(await stream.next()).toMatchObject({
@@ -179,11 +213,39 @@ describe("Get", () => {
 
   it("keeps the addresses of a service's other slice when one of its two slices is deleted", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "two", [{ port: 80, targetPort: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: "a", ip: "10.244.4.1", ports: [["h", 8080]] }));
-    cluster.apply(pod({ namespace: NS, name: "b", ip: "10.244.4.2", ports: [["h", 8080]] }));
-    cluster.apply(slice(NS, "two-a", "two", [{ port: 8080 }], [{ ip: "10.244.4.1", pod: "a" }]));
-    cluster.apply(slice(NS, "two-b", "two", [{ port: 8080 }], [{ ip: "10.244.4.2", pod: "b" }]));
+    cluster.apply(
+      service("two", { namespace: NS, ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
+    );
+    cluster.apply(
+      pod("a", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.4.1",
+        labels: {},
+        ports: [{ name: "h", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod("b", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.4.2",
+        labels: {},
+        ports: [{ name: "h", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      slice("two-a", "two", [podEndpoint("a", "10.244.4.1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      slice("two-b", "two", [podEndpoint("b", "10.244.4.2", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
+    );
     const server = await startServer({ cluster });
     const stream = get(server.client, "two.emojivoto.svc.cluster.local:80");
     expect(await stream.next()).toEqual({
@@ -197,17 +259,24 @@ describe("Get", () => {
       remove: { addrs: [{ ip: { ipv4: ipv4("10.244.4.1") }, port: 8080 }] },
     });
     // b is still served: a later change to its slice is an add of b's new neighbour only.
-    cluster.apply(pod({ namespace: NS, name: "c", ip: "10.244.4.3", ports: [["h", 8080]] }));
+    cluster.apply(
+      pod("c", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.4.3",
+        labels: {},
+        ports: [{ name: "h", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
     cluster.apply(
       slice(
-        NS,
         "two-b",
         "two",
-        [{ port: 8080 }],
         [
-          { ip: "10.244.4.2", pod: "b" },
-          { ip: "10.244.4.3", pod: "c" },
+          podEndpoint("b", "10.244.4.2", { namespace: NS }),
+          podEndpoint("c", "10.244.4.3", { namespace: NS }),
         ],
+        { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
       ),
     );
     expect(await stream.next()).toEqual({
@@ -221,19 +290,36 @@ describe("Get", () => {
 
   it("skips endpoints that are not ready", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "half", [{ port: 80, targetPort: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: "up", ip: "10.244.7.1", ports: [["h", 8080]] }));
-    cluster.apply(pod({ namespace: NS, name: "down", ip: "10.244.7.2", ports: [["h", 8080]] }));
+    cluster.apply(
+      service("half", { namespace: NS, ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
+    );
+    cluster.apply(
+      pod("up", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.7.1",
+        labels: {},
+        ports: [{ name: "h", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod("down", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.7.2",
+        labels: {},
+        ports: [{ name: "h", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
     cluster.apply(
       slice(
-        NS,
         "half-1",
         "half",
-        [{ port: 8080 }],
         [
-          { ip: "10.244.7.1", pod: "up" },
-          { ip: "10.244.7.2", pod: "down", ready: false },
+          podEndpoint("up", "10.244.7.1", { namespace: NS }),
+          podEndpoint("down", "10.244.7.2", { namespace: NS, ready: false }),
         ],
+        { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
       ),
     );
     const server = await startServer({ cluster });
@@ -269,7 +355,7 @@ describe("Get", () => {
 
   it("uses the caller's zone from the context token for hints and zone_locality", async () => {
     const cluster = zonedEmojiCluster();
-    cluster.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-a" }));
+    cluster.apply(node("node-a", { labels: { "topology.kubernetes.io/zone": "zone-a" } }));
     const server = await startServer({ cluster });
     const token = '{"ns":"emojivoto", "nodeName":"node-a", "pod":"web-1"}\n';
     const stream = get(server.client, "emoji.emojivoto.svc.cluster.local:8080", token);
@@ -297,7 +383,7 @@ describe("Get", () => {
         metricLabels: { namespace: NS, service: "emoji" },
       },
     });
-    cluster.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-a" }));
+    cluster.apply(node("node-a", { labels: { "topology.kubernetes.io/zone": "zone-a" } }));
     // Hint filtering drops the other zone's endpoint; the kept one is re-sent as local.
     const after = [await stream.next(), await stream.next()];
     expect(after).toContainEqual({
@@ -317,7 +403,9 @@ describe("Get", () => {
     const server = await startServer({ cluster });
     const stream = get(server.client, `${WEB}:80`);
     await stream.next();
-    cluster.apply(opaqueServer(NS, "web-http", { app: "web" }, "http"));
+    cluster.apply(
+      opaqueServer("web-http", { namespace: NS, podSelector: { app: "web" }, port: "http" }),
+    );
     const update = (await stream.next()) as { add: { addrs: { protocolHint: unknown }[] } };
     expect(update.add.addrs[0]?.protocolHint).toEqual({
       opaqueTransport: { inboundPort: 4143 },
@@ -328,7 +416,13 @@ describe("Get", () => {
 
   it("answers the documented errors", async () => {
     const cluster = new MemoryCluster();
-    cluster.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
+    cluster.apply(
+      service("ext", {
+        namespace: NS,
+        ports: [{ port: 80, protocol: "TCP" }],
+        type: "ExternalName",
+      }),
+    );
     const server = await startServer({ cluster });
     const cases: [string, number, string][] = [
       [

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import type { DescEnum, DescMessage } from "@bufbuild/protobuf";
 import { destinationApiFiles, file_grpc_health_v1_health } from "@destination/proto";
+import { ipv4 } from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureGrpcurl } from "../scripts/grpcurl.mjs";
-import { ipv4 } from "../src/testing/index.js";
 import { tlsIdentityOf } from "./support/expected.js";
 import { firstStreamedMessage, runGrpcurl } from "./support/grpcurl.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";

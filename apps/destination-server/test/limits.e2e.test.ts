@@ -1,24 +1,38 @@
 import { connect as connectHttp2 } from "node:http2";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const WEB = "web.ns.svc.cluster.local:80";
 
 function webCluster(): MemoryCluster {
   const cluster = new MemoryCluster();
-  cluster.apply(service("ns", "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }));
-  cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }));
+  cluster.apply(
+    service("web", {
+      namespace: "ns",
+      ports: [{ port: 80, protocol: "TCP" }],
+      clusterIP: "10.96.0.10",
+    }),
+  );
+  cluster.apply(
+    pod("web-0", {
+      ...CLUSTER_POD,
+      namespace: "ns",
+      ip: "10.1.0.1",
+      labels: {},
+      ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+    }),
+  );
   cluster.apply(
     slice(
-      "ns",
       "web-1",
       "web",
-      [{ port: 80 }],
-      [{ ip: "10.1.0.1", pod: "web-0", hostname: "web-0" }],
+      [podEndpoint("web-0", "10.1.0.1", { namespace: "ns", hostname: "web-0" })],
+      { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] },
     ),
   );
   return cluster;

@@ -1,13 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
 import {
-  get,
-  getProfile,
-  ipv4,
+  CLUSTER_POD,
   pod,
+  podEndpoint,
   service,
   serviceProfile,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/builders";
+import { get, getProfile, ipv4 } from "@destination/test-support/server";
+import { afterEach, describe, expect, it } from "vitest";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -24,7 +24,14 @@ afterEach(async () => {
 });
 
 const cartPod = (name: string, ip: string) =>
-  pod({ namespace: NS, name, ip, ports: [["http", 8080]], meshed: false });
+  pod(name, {
+    ...CLUSTER_POD,
+    namespace: NS,
+    ip,
+    meshed: false,
+    labels: {},
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+  });
 const unmeshedAddr = (ip: string, name: string) => ({
   addr: { ip: { ipv4: ipv4(ip) }, port: 8080 },
   weight: 10000,
@@ -35,15 +42,24 @@ const labels = { namespace: NS, service: "cart" };
 describe("serving a folder of manifests", () => {
   it("streams the changes made to files", async () => {
     folder = await ManifestFolder.create();
-    await folder.write("service.yaml", service(NS, "cart", [{ port: 8080 }]));
+    await folder.write(
+      "service.yaml",
+      service("cart", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }),
+    );
     await folder.write("pods.yaml", cartPod("cart-a", "10.2.0.1"), cartPod("cart-b", "10.2.0.2"));
     await folder.write(
       "slice-a.yaml",
-      slice(NS, "cart-a", "cart", [{ port: 8080 }], [{ ip: "10.2.0.1", pod: "cart-a" }]),
+      slice("cart-a", "cart", [podEndpoint("cart-a", "10.2.0.1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     await folder.write(
       "slice-b.yaml",
-      slice(NS, "cart-b", "cart", [{ port: 8080 }], [{ ip: "10.2.0.2", pod: "cart-b" }]),
+      slice("cart-b", "cart", [podEndpoint("cart-b", "10.2.0.2", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     server = await startTestServer({ manifests: folder.dir });
     const stream = get(server.client, PATH);
@@ -65,14 +81,13 @@ describe("serving a folder of manifests", () => {
     await folder.write(
       "slice-b.yaml",
       slice(
-        NS,
         "cart-b",
         "cart",
-        [{ port: 8080 }],
         [
-          { ip: "10.2.0.2", pod: "cart-b" },
-          { ip: "10.2.0.3", pod: "cart-c" },
+          podEndpoint("cart-b", "10.2.0.2", { namespace: NS }),
+          podEndpoint("cart-c", "10.2.0.3", { namespace: NS }),
         ],
+        { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
       ),
     );
     expect(await stream.next()).toEqual({
@@ -94,7 +109,10 @@ describe("serving a folder of manifests", () => {
 
   it("keeps serving through broken files and picks them up once fixed", async () => {
     folder = await ManifestFolder.create();
-    await folder.write("service.yaml", service(NS, "cart", [{ port: 8080 }]));
+    await folder.write(
+      "service.yaml",
+      service("cart", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }),
+    );
     await folder.writeText("broken.yaml", "kind: [unclosed\n  - {{{\n");
     await folder.writeText("odd.yaml", "just a string\n---\n42\n---\nkind: Pod\n");
     server = await startTestServer({ manifests: folder.dir });
@@ -107,7 +125,10 @@ describe("serving a folder of manifests", () => {
     await folder.write(
       "broken.yaml",
       cartPod("cart-a", "10.2.0.1"),
-      slice(NS, "cart-a", "cart", [{ port: 8080 }], [{ ip: "10.2.0.1", pod: "cart-a" }]),
+      slice("cart-a", "cart", [podEndpoint("cart-a", "10.2.0.1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     expect(await stream.next()).toEqual({
       add: { addrs: [unmeshedAddr("10.2.0.1", "cart-a")], metricLabels: labels },
@@ -118,7 +139,10 @@ describe("serving a folder of manifests", () => {
     await folder.write(
       "extra.yaml",
       cartPod("cart-z", "10.2.0.9"),
-      slice(NS, "cart-z", "cart", [{ port: 8080 }], [{ ip: "10.2.0.9", pod: "cart-z" }]),
+      slice("cart-z", "cart", [podEndpoint("cart-z", "10.2.0.9", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     expect(await stream.next()).toEqual({
       add: { addrs: [unmeshedAddr("10.2.0.9", "cart-z")], metricLabels: labels },
@@ -128,7 +152,10 @@ describe("serving a folder of manifests", () => {
 
   it("sends nothing for a ServiceProfile with nulls and serves it once repaired", async () => {
     folder = await ManifestFolder.create();
-    await folder.write("service.yaml", service(NS, "cart", [{ port: 8080 }]));
+    await folder.write(
+      "service.yaml",
+      service("cart", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }),
+    );
     const fqn = "cart.shop.svc.cluster.local";
     await folder.writeText(
       "profile.yaml",
@@ -149,7 +176,11 @@ describe("serving a folder of manifests", () => {
     await server.waitForMetric("profile_subscribers", { namespace: NS, profile: fqn }, 1);
     await folder.write(
       "profile.yaml",
-      serviceProfile(NS, fqn, { routes: [{ name: "r", condition: { pathRegex: "/x" } }] }),
+      serviceProfile(
+        fqn,
+        { routes: [{ name: "r", condition: { pathRegex: "/x" } }] },
+        { namespace: NS },
+      ),
     );
     expect(await stream.next()).toMatchObject({
       fullyQualifiedName: fqn,

@@ -1,9 +1,17 @@
 import type { Secret, Service } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import {
+  CLUSTER_POD,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import { get, ipv4 } from "@destination/test-support/server";
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import type { RemoteClusterFactory } from "../src/index.js";
-import { get, ipv4, pod, replicaSet, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 
 // Remote discovery, federated Services and the cluster store: README "Multicluster".
@@ -39,23 +47,32 @@ function linkSecret(cluster: string, kubeconfig: string, name = `cluster-credent
 /** A remote cluster serving `web-svc` (Local traffic policy, pod on another node) from `ip`. */
 function eastCluster(name: string, ip: string): MemoryCluster {
   const east = new MemoryCluster({ name });
-  const web = service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }]);
+  const web = service("web-svc", {
+    namespace: NS,
+    ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+  });
   east.apply({ ...web, spec: { ...web.spec, internalTrafficPolicy: "Local" } });
-  east.apply(service(NS, "ext", [{ port: 80 }], { type: "ExternalName" }));
-  east.apply(replicaSet(NS, "web-5f86686c4d", "web"));
   east.apply(
-    pod({
+    service("ext", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }], type: "ExternalName" }),
+  );
+  east.apply(replicaSet("web-5f86686c4d", "web", { namespace: NS }));
+  east.apply(
+    pod("web-east", {
+      ...CLUSTER_POD,
       namespace: NS,
-      name: "web-east",
       ip,
-      ports: [["http", 8080]],
-      node: "east-node",
+      labels: { "pod-template-hash": "5f86686c4d" },
       replicaSet: "web-5f86686c4d",
-      serviceAccount: "web",
+      nodeName: "east-node",
+      serviceAccountName: "web",
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
     }),
   );
   east.apply(
-    slice(NS, "web-svc-east", "web-svc", [{ name: "http", port: 8080 }], [{ ip, pod: "web-east" }]),
+    slice("web-svc-east", "web-svc", [podEndpoint("web-east", ip, { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
   );
   return east;
 }
@@ -98,34 +115,48 @@ function recordingFactory() {
 function localCluster(): MemoryCluster {
   const local = new MemoryCluster();
   local.apply(
-    labelled(service(NS, "web-remote", [{ port: 80 }]), {
+    labelled(service("web-remote", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }), {
       [REMOTE_LABEL]: "east",
       [REMOTE_SERVICE_LABEL]: "web-svc",
     }),
   );
-  local.apply(labelled(service(NS, "no-name", [{ port: 80 }]), { [REMOTE_LABEL]: "east" }));
   local.apply(
-    labelled(service(NS, "lost", [{ port: 80 }]), {
+    labelled(service("no-name", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }), {
+      [REMOTE_LABEL]: "east",
+    }),
+  );
+  local.apply(
+    labelled(service("lost", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }), {
       [REMOTE_LABEL]: "west",
       [REMOTE_SERVICE_LABEL]: "web-svc",
     }),
   );
   local.apply(
-    labelled(service(NS, "ext-remote", [{ port: 80 }]), {
+    labelled(service("ext-remote", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }), {
       [REMOTE_LABEL]: "east",
       [REMOTE_SERVICE_LABEL]: "ext",
     }),
   );
-  local.apply(service(NS, "web-local", [{ name: "http", port: 80, targetPort: "http" }]));
-  local.apply(pod({ namespace: NS, name: "web-local-1", ip: "10.1.0.1", ports: [["http", 8080]] }));
   local.apply(
-    slice(
-      NS,
-      "web-local-1",
-      "web-local",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.1.0.1", pod: "web-local-1" }],
-    ),
+    service("web-local", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+    }),
+  );
+  local.apply(
+    pod("web-local-1", {
+      ...CLUSTER_POD,
+      namespace: NS,
+      ip: "10.1.0.1",
+      labels: {},
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+  );
+  local.apply(
+    slice("web-local-1", "web-local", [podEndpoint("web-local-1", "10.1.0.1", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
   );
   local.apply(linkSecret("east", "east 10.2.0.1"));
   return local;
@@ -290,7 +321,11 @@ describe("cluster store", () => {
 
 describe("Get: federated services", () => {
   const federated = (annotations: Record<string, string>) =>
-    service(NS, "web-fed", [{ port: 80 }], { annotations });
+    service("web-fed", {
+      namespace: NS,
+      ports: [{ port: 80, protocol: "TCP" }],
+      annotations: annotations,
+    });
 
   it("fails while the federated-service watcher has not seen the Service", async () => {
     const local = localCluster();
@@ -346,7 +381,7 @@ describe("Get: federated services", () => {
     );
 
     // Both annotations gone: the stream ends with OK and the proxy reconnects.
-    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    local.apply(service("web-fed", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }));
     expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });
@@ -397,7 +432,7 @@ describe("Get: federated services", () => {
     });
     expect(stream.ended).toBeUndefined();
 
-    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    local.apply(service("web-fed", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }));
     expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });
@@ -421,7 +456,7 @@ describe("Get: federated services", () => {
 
     // The replaced Secret goes: nothing changes for the stream.
     local.delete("Secret", "linkerd", "cluster-credentials-east");
-    local.apply(service(NS, "web-fed", [{ port: 80 }]));
+    local.apply(service("web-fed", { namespace: NS, ports: [{ port: 80, protocol: "TCP" }] }));
     expect(await stream.end).toEqual({ code: status.OK, details: "" });
     expect(stream.unread).toBe(0);
   });

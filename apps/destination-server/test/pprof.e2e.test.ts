@@ -1,9 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { DestinationClient } from "@destination/proto/client";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { ManifestFolder } from "./support/manifest-folder.js";
 import { assertBuilt, type SpawnedServer, spawnServer } from "./support/spawned-server.js";
 import { adminGet } from "./support/test-server.js";
@@ -30,9 +31,18 @@ async function serverWith(args: string[]): Promise<SpawnedServer> {
   folder = await ManifestFolder.create();
   await folder.write(
     "web.yaml",
-    service("ns", "web", [{ port: 80 }]),
-    pod({ namespace: "ns", name: "web-0", ip: "10.3.0.1", ports: [["h", 80]] }),
-    slice("ns", "web-1", "web", [{ port: 80 }], [{ ip: "10.3.0.1", pod: "web-0" }]),
+    service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+    pod("web-0", {
+      ...CLUSTER_POD,
+      namespace: "ns",
+      ip: "10.3.0.1",
+      labels: {},
+      ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+    }),
+    slice("web-1", "web", [podEndpoint("web-0", "10.3.0.1", { namespace: "ns" })], {
+      namespace: "ns",
+      ports: [{ port: 80, protocol: "TCP" }],
+    }),
   );
   server = await spawnServer(["--manifests", folder.dir, ...args]);
   return server;

@@ -1,8 +1,16 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationClient } from "@destination/proto/client";
+import {
+  CLUSTER_POD,
+  pod,
+  podEndpoint,
+  service,
+  serviceProfile,
+  slice,
+} from "@destination/test-support/builders";
+import { get, getProfile } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { afterEach, expect, it } from "vitest";
-import { get, getProfile, pod, service, serviceProfile, slice } from "../src/testing/index.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const NS = "busy";
@@ -24,7 +32,7 @@ function ownConnection(port: number): DestinationClient {
 
 it("ends a stream that stops reading with OK while another keeps every update", async () => {
   const cluster = new MemoryCluster();
-  cluster.apply(service(NS, "busy", [{ port: 8080 }]));
+  cluster.apply(service("busy", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }));
   server = await startTestServer({ cluster, streamQueueCapacity: 4 });
   const fastClient = ownConnection(server.grpcPort);
   const slowClient = ownConnection(server.grpcPort);
@@ -50,10 +58,25 @@ it("ends a stream that stops reading with OK while another keeps every update", 
       const n = endpoints.length;
       const ip = `10.${100 + Math.floor(n / 65536)}.${Math.floor(n / 256) % 256}.${n % 256}`;
       const name = `busy-${n}-with-a-long-name-to-fill-flow-control-windows-quickly`;
-      cluster.apply(pod({ namespace: NS, name, ip, ports: [["x", 8080]] }));
+      cluster.apply(
+        pod(name, {
+          ...CLUSTER_POD,
+          namespace: NS,
+          ip,
+          labels: {},
+          ports: [{ name: "x", containerPort: 8080, protocol: "TCP" }],
+        }),
+      );
       endpoints.push({ ip, pod: name });
     }
-    cluster.apply(slice(NS, "busy-1", "busy", [{ port: 8080 }], endpoints));
+    cluster.apply(
+      slice(
+        "busy-1",
+        "busy",
+        endpoints.map((e) => podEndpoint(e.pod, e.ip, { namespace: NS })),
+        { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
+      ),
+    );
     const update = (await fast.next()) as { add: { addrs: unknown[] } };
     expect(update.add.addrs).toHaveLength(BATCH);
   }
@@ -67,7 +90,14 @@ it("ends a stream that stops reading with OK while another keeps every update", 
   ).toBeGreaterThanOrEqual(1);
 
   // The fast stream is untouched and still follows changes.
-  cluster.apply(slice(NS, "busy-1", "busy", [{ port: 8080 }], endpoints.slice(1)));
+  cluster.apply(
+    slice(
+      "busy-1",
+      "busy",
+      endpoints.slice(1).map((e) => podEndpoint(e.pod, e.ip, { namespace: NS })),
+      { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
+    ),
+  );
   expect(await fast.next()).toEqual({
     remove: { addrs: [{ ip: { ipv4: (10 << 24) + (100 << 16) }, port: 8080 }] },
   });
@@ -79,7 +109,7 @@ it("ends a stream that stops reading with OK while another keeps every update", 
 it("counts a stalled service-profile stream's overflow by fqn and port", async () => {
   const fqn = "busy.busy.svc.cluster.local";
   const cluster = new MemoryCluster();
-  cluster.apply(service(NS, "busy", [{ port: 8080 }]));
+  cluster.apply(service("busy", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }));
   server = await startTestServer({ cluster, streamQueueCapacity: 2 });
   const client = ownConnection(server.grpcPort);
   const stalled = getProfile(client, PATH);
@@ -98,9 +128,13 @@ it("counts a stalled service-profile stream's overflow by fqn and port", async (
   ) {
     if (version > 500) throw new Error("the stalled stream never overflowed");
     cluster.apply(
-      serviceProfile(NS, fqn, {
-        routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })),
-      }),
+      serviceProfile(
+        fqn,
+        {
+          routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })),
+        },
+        { namespace: NS },
+      ),
     );
   }
   stalled.stream.resume();
@@ -110,7 +144,13 @@ it("counts a stalled service-profile stream's overflow by fqn and port", async (
 
 it("counts a stalled endpoint-profile stream's overflow once", async () => {
   const cluster = new MemoryCluster();
-  const running = pod({ namespace: NS, name: "flappy", ip: "10.7.0.1", ports: [["x", 8080]] });
+  const running = pod("flappy", {
+    ...CLUSTER_POD,
+    namespace: NS,
+    ip: "10.7.0.1",
+    labels: {},
+    ports: [{ name: "x", containerPort: 8080, protocol: "TCP" }],
+  });
   cluster.apply(running);
   server = await startTestServer({ cluster, streamQueueCapacity: 2 });
   const client = ownConnection(server.grpcPort);

@@ -2,17 +2,18 @@
 // watches costs no translation and sends nothing; a pod's change is translated for the streams
 // whose addresses name that pod, once per filter group and zone, and reaches only them.
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { describe, expect, it } from "vitest";
 import {
-  get,
-  getProfile,
+  CLUSTER_POD,
   node,
   pod,
+  podEndpoint,
   server as policyServer,
   service,
   serviceProfile,
   slice,
-} from "../src/testing/index.js";
+} from "@destination/test-support/builders";
+import { get, getProfile } from "@destination/test-support/server";
+import { describe, expect, it } from "vitest";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 
@@ -21,20 +22,29 @@ const fqn = (name: string) => `${name}.${NS}.svc.cluster.local`;
 
 /** A Service on port 80 with one meshed pod behind it, on 8080, in one slice. */
 function addService(cluster: MemoryCluster, name: string, ip: string, clusterIP: string): void {
-  cluster.apply(service(NS, name, [{ name: "http", port: 80, targetPort: 8080 }], { clusterIP }));
+  cluster.apply(
+    service(name, {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      clusterIP: clusterIP,
+    }),
+  );
   cluster.apply(podOf(name, ip));
   cluster.apply(
-    slice(NS, `${name}-1`, name, [{ name: "http", port: 8080 }], [{ ip, pod: `${name}-0` }]),
+    slice(`${name}-1`, name, [podEndpoint(`${name}-0`, ip, { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
   );
 }
 
 function podOf(name: string, ip: string, labels: Record<string, string> = {}) {
-  return pod({
+  return pod(`${name}-0`, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name: `${name}-0`,
     ip,
-    ports: [["http", 8080]],
     labels: { app: name, ...labels },
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 }
 
@@ -89,35 +99,42 @@ describe("translations per cluster change", () => {
     cluster.apply(podOf("vote", "10.244.1.30", { "pod-template-hash": "v2" }));
     cluster.apply(podOf("vote", "10.244.1.30", { "pod-template-hash": "v3" }));
     cluster.apply(
-      pod({
+      pod("vote-1", {
+        ...CLUSTER_POD,
         namespace: NS,
-        name: "vote-1",
         ip: "10.244.1.31",
-        ports: [["http", 8080]],
         labels: { app: "vote" },
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
       }),
     );
     cluster.apply(
       slice(
-        NS,
         "vote-1",
         "vote",
-        [{ name: "http", port: 8080 }],
         [
-          { ip: "10.244.1.30", pod: "vote-0" },
-          { ip: "10.244.1.31", pod: "vote-1" },
+          podEndpoint("vote-0", "10.244.1.30", { namespace: NS }),
+          podEndpoint("vote-1", "10.244.1.31", { namespace: NS }),
         ],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     cluster.apply(
-      serviceProfile(NS, fqn("vote"), {
-        routes: [{ name: "GET /", condition: { method: "GET" } }],
-      }),
+      serviceProfile(
+        fqn("vote"),
+        {
+          routes: [{ name: "GET /", condition: { method: "GET" } }],
+        },
+        { namespace: NS },
+      ),
     );
-    cluster.apply(policyServer(NS, "vote-opaque", { app: "vote" }, 8080));
+    cluster.apply(
+      policyServer("vote-opaque", { namespace: NS, podSelector: { app: "vote" }, port: 8080 }),
+    );
     cluster.delete("Server", NS, "vote-opaque");
     cluster.apply(
-      service(NS, "vote", [{ name: "http", port: 80, targetPort: 9090 }], {
+      service("vote", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: 9090, protocol: "TCP" }],
         clusterIP: "10.96.0.30",
       }),
     );

@@ -1,6 +1,7 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import { describe, expect, it } from "vitest";
-import { get, pod, service, slice } from "../src/testing/index.js";
 import { serverPerTest } from "./support/server-per-test.js";
 import type { TestServer } from "./support/test-server.js";
 
@@ -13,16 +14,26 @@ function twoServices(): MemoryCluster {
     ["web", "10.244.1.10"],
     ["voting", "10.244.1.11"],
   ] as const) {
-    cluster.apply(service(NS, `${name}-svc`, [{ name: "http", port: 80, targetPort: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: `${name}-0`, ip, ports: [["http", 8080]] }));
     cluster.apply(
-      slice(
-        NS,
-        `${name}-svc-1`,
-        `${name}-svc`,
-        [{ name: "http", port: 8080 }],
-        [{ ip, pod: `${name}-0` }],
-      ),
+      service(`${name}-svc`, {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      pod(`${name}-0`, {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip,
+        labels: {},
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      slice(`${name}-svc-1`, `${name}-svc`, [podEndpoint(`${name}-0`, ip, { namespace: NS })], {
+        namespace: NS,
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      }),
     );
   }
   return cluster;

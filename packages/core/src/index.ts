@@ -25,7 +25,7 @@ export type {
   MetricLabels,
   MetricsRegistry,
 } from "./metrics.js";
-export { InMemoryMetrics, labelKey, noopMetrics } from "./metrics.js";
+export { labelKey, noopMetrics } from "./metrics.js";
 export type { NamespacedName } from "./namespaced-name.js";
 export { namespacedNameKey } from "./namespaced-name.js";
 export { nodeZoneOf } from "./node-zone.js";

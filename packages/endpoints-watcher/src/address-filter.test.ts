@@ -1,7 +1,14 @@
 import type { Node } from "@destination/core";
-import { node as buildNode, NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import {
+  node as buildNode,
+  NS,
+  pod,
+  podEndpoint,
+  service,
+  slice,
+} from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY } from "./test-fixtures.js";
+import { harness, LOCAL_KEY } from "../test/support/fixtures.js";
 
 function node(name: string, zone: string): Node {
   return buildNode(name, { zone });

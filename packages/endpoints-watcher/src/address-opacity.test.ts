@@ -1,6 +1,6 @@
-import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
+import { NS, pod, podEndpoint, server, service, slice } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness } from "./test-fixtures.js";
+import { harness } from "../test/support/fixtures.js";
 
 /** web-1 (app=web) and web-2 (app=web, track=canary), port 8080 named "http". */
 function twoPods() {

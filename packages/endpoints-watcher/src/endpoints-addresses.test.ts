@@ -1,6 +1,13 @@
-import { endpointsObject, NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import {
+  endpointsObject,
+  NS,
+  pod,
+  podEndpoint,
+  service,
+  slice,
+} from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness, SERIES, servedWeb } from "./test-fixtures.js";
+import { harness, SERIES, servedWeb } from "../test/support/fixtures.js";
 
 const podRef = (name: string) => ({ kind: "Pod", namespace: NS, name });
 

@@ -1,14 +1,17 @@
-import {
-  type AddressSet,
-  type Endpoint,
-  InMemoryMetrics,
-  InvalidServiceError,
-} from "@destination/core";
-import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
+import { type AddressSet, type Endpoint, InvalidServiceError } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { NS, pod, podEndpoint, server, service, slice } from "@destination/test-support/builders";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
+import {
+  harness,
+  LOCAL_KEY,
+  RecordingListener,
+  SERIES,
+  servedWeb,
+  WEB,
+} from "../test/support/fixtures.js";
 import { EndpointsWatcher } from "./endpoints-watcher.js";
-import { harness, LOCAL_KEY, RecordingListener, SERIES, servedWeb, WEB } from "./test-fixtures.js";
 
 /** web:80 → "http" → 8080, pod web-1 in slice web-a. */
 const served = () => servedWeb({ pods: 1, slices: 1 });

@@ -7,10 +7,10 @@ import {
   server,
   service,
   slice,
-} from "@destination/core/testing";
+} from "@destination/test-support/builders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY, type RecordingListener, WEB } from "./test-fixtures.js";
+import { harness, LOCAL_KEY, type RecordingListener, WEB } from "../test/support/fixtures.js";
 
 /** One object's life: its versions in order, `null` for a deletion. */
 interface ObjectHistory {

@@ -9,9 +9,9 @@ import {
   server,
   service,
   slice,
-} from "@destination/core/testing";
+} from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness } from "./test-fixtures.js";
+import { harness } from "../test/support/fixtures.js";
 
 const RS = { kind: "ReplicaSet", name: "web-7d4f" };
 

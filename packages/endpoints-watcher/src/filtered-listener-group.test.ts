@@ -1,7 +1,14 @@
 import type { AddressSetEntry } from "@destination/core";
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import { NS, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY, RecordingListener, SERIES, servedWeb, WEB } from "./test-fixtures.js";
+import {
+  harness,
+  LOCAL_KEY,
+  RecordingListener,
+  SERIES,
+  servedWeb,
+  WEB,
+} from "../test/support/fixtures.js";
 
 /** web:80 → "http" → 8080, pods web-1 and web-2, only web-1 in slice web-a. */
 const oneSlice = () => servedWeb({ pods: 2, slices: 1 });

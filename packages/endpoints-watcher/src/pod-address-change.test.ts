@@ -1,6 +1,6 @@
-import { NS, pod, podEndpoint, server, service, slice } from "@destination/core/testing";
+import { NS, pod, podEndpoint, server, service, slice } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness } from "./test-fixtures.js";
+import { harness } from "../test/support/fixtures.js";
 
 /** web-1 behind a subscribed service, and its listener with the first add taken. */
 function webPod(labels: Record<string, string> = { app: "web" }) {

@@ -1,8 +1,8 @@
 import type { AddressSetEntry } from "@destination/core";
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import { NS, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { harness, type RecordingListener } from "./test-fixtures.js";
+import { harness, type RecordingListener } from "../test/support/fixtures.js";
 
 type Family = "IPv4" | "IPv6";
 

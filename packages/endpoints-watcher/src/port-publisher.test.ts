@@ -1,6 +1,6 @@
-import { NS, pod, podEndpoint, service, slice } from "@destination/core/testing";
+import { NS, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness, LOCAL_KEY, SERIES, servedWeb, WEB } from "./test-fixtures.js";
+import { harness, LOCAL_KEY, SERIES, servedWeb, WEB } from "../test/support/fixtures.js";
 
 /** web:80 → "http" → 8080, pods web-1 and web-2 in slices web-a and web-b. */
 const twoSlices = () => servedWeb({ pods: 2, slices: 2 });

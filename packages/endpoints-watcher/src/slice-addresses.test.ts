@@ -7,9 +7,9 @@ import {
   server,
   service,
   slice,
-} from "@destination/core/testing";
+} from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { harness, WEB } from "./test-fixtures.js";
+import { harness, WEB } from "../test/support/fixtures.js";
 
 function externalWorkload(name: string, ip: string): ExternalWorkload {
   return buildExternalWorkload(name, {

@@ -1,10 +1,11 @@
-import { InMemoryMetrics, type Logger } from "@destination/core";
+import type { Logger } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeKubeApi } from "../test/support/fake-kube-api.js";
+import { service, workload } from "../test/support/objects.js";
 import { ExternalWorkloadController } from "./external-workload-controller.js";
-import { FakeKubeApi } from "./testing/fake-kube-api.js";
-import { service, workload } from "./testing/objects.js";
 import { LEASE_NAME, MANAGED_BY } from "./upstream-constants.js";
 
 // Short Lease timings keep the tests quick; the rules are the same as with upstream's.

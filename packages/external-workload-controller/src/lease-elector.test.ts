@@ -1,8 +1,8 @@
 import { type KubeApi, KubeApiError, MemoryCluster } from "@destination/k8s-discovery";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
+import { FakeKubeApi } from "../test/support/fake-kube-api.js";
 import { LeaseElector, microTime } from "./lease-elector.js";
-import { FakeKubeApi } from "./testing/fake-kube-api.js";
 
 const TIMINGS = { leaseDurationMs: 1500, renewDeadlineMs: 500, retryPeriodMs: 30 };
 const PATH = "/apis/coordination.k8s.io/v1/namespaces/linkerd/leases/ewc";

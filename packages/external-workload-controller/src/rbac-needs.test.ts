@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
+import { missingGrants } from "../test/support/rbac-grants.js";
 import { RBAC_NEEDS } from "./rbac-needs.js";
-import { missingGrants } from "./testing/rbac-grants.js";
 import { LEASE_NAME } from "./upstream-constants.js";
 
 // A Linkerd release folder (its `rendered/` charts); the chart's RBAC is checked only with one.

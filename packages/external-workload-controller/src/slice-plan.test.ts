@@ -1,6 +1,5 @@
 import type { EndpointSlice } from "@destination/core";
 import { describe, expect, it } from "vitest";
-import { type NewEndpointSlice, planEndpointSlices, type SlicePlan } from "./slice-plan.js";
 import {
   applyPlan,
   endpointsOf,
@@ -9,7 +8,8 @@ import {
   manyWorkloads,
   service,
   workload,
-} from "./testing/objects.js";
+} from "../test/support/objects.js";
+import { type NewEndpointSlice, planEndpointSlices, type SlicePlan } from "./slice-plan.js";
 import { MANAGED_BY } from "./upstream-constants.js";
 
 /** Freezes a cached object all the way down: the planner must copy before it changes one. */

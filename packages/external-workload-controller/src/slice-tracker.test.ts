@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { existingSlice, service } from "../test/support/objects.js";
 import { SliceTracker } from "./slice-tracker.js";
-import { existingSlice, service } from "./testing/objects.js";
 
 const svc = service("web");
 const slice = (uid: string, generation: number) => {

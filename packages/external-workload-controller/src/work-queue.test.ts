@@ -1,5 +1,5 @@
-import { InMemoryMetrics } from "@destination/core";
-import { ManualClock } from "@destination/k8s-discovery/testing";
+import { ManualClock } from "@destination/test-support/manual-clock";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
 import { queueMetrics } from "./queue-metrics.js";
 import { WorkQueue } from "./work-queue.js";

@@ -1,7 +1,7 @@
 import type { ExternalWorkload } from "@destination/core";
 import { describe, expect, it } from "vitest";
+import { service, workload } from "../test/support/objects.js";
 import { servicesSelecting } from "./service-membership.js";
-import { service, workload } from "./testing/objects.js";
 import { servicesToSyncOnUpdate, workloadChange } from "./workload-change.js";
 
 const ew = (

@@ -1,4 +1,5 @@
-import { InMemoryMetrics, noopMetrics } from "@destination/core";
+import { noopMetrics } from "@destination/core";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
 import { CACHE_SIZE_METRICS, clusterMetrics, registerCacheSizeMetrics } from "./cluster-metrics.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";

@@ -39,6 +39,7 @@ export type { IndexDefinition } from "./memory/memory-cache.js";
 export { MemoryCache } from "./memory/memory-cache.js";
 export type { MemoryClusterOptions } from "./memory/memory-cluster.js";
 export { MemoryCluster } from "./memory/memory-cluster.js";
+export { projectObject } from "./object-projection.js";
 export type { ResourceKind, ResourceKindInfo } from "./resource-kind.js";
 export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
 export type { SecretSource, SecretWatch } from "./secret-source.js";

@@ -1,9 +1,10 @@
-import { InMemoryMetrics, type Logger, silentLogger } from "@destination/core";
+import { type Logger, silentLogger } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { ManualClock } from "@destination/k8s-discovery/testing";
+import { ManualClock } from "@destination/test-support/manual-clock";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
+import { CONTROLLER_NS, linkSecret } from "../test/support/fixtures.js";
 import { ClusterStore } from "./cluster-store.js";
-import { CONTROLLER_NS, linkSecret } from "./test-fixtures.js";
 
 /** Lets the background start of remote clusters run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

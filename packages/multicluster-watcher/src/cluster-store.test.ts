@@ -5,7 +5,7 @@ import {
   linkSecret,
   recordClusterEvents,
   servedIps,
-} from "./test-fixtures.js";
+} from "../test/support/fixtures.js";
 
 /** Lets the background start of remote clusters run. */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

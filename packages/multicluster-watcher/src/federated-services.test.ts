@@ -1,9 +1,9 @@
-import { service } from "@destination/core/testing";
+import { service } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
+import { CONTROLLER_NS, harness, linkSecret, NS } from "../test/support/fixtures.js";
 import type { FederatedMembers } from "./federated-services.js";
 import { FederatedServices } from "./federated-services.js";
 import { LOCAL_DISCOVERY_ANNOTATION, REMOTE_DISCOVERY_ANNOTATION } from "./federation.js";
-import { CONTROLLER_NS, harness, linkSecret, NS } from "./test-fixtures.js";
 
 const fedService = (remotes: string | undefined, local?: string) =>
   service("web-fed", {

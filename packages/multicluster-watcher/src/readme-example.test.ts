@@ -1,6 +1,6 @@
 // The example of README.md, run as a test so it cannot rot. Keep the two in step.
 
-import { InMemoryMetrics, type Secret } from "@destination/core";
+import { noopMetrics, type Secret } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { expect, it } from "vitest";
 import { ClusterStore, FederatedServices } from "./index.js";
@@ -17,7 +17,7 @@ it("runs the README example", async () => {
     enableEndpointSlices: true,
     enableIPv6: true,
     syncTimeoutMs: 10_000,
-    metrics: new InMemoryMetrics(),
+    metrics: noopMetrics,
   });
   const federated = new FederatedServices(local, store);
   await local.start();

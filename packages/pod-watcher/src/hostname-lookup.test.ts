@@ -1,7 +1,7 @@
 import type { Endpoint, EndpointAddress } from "@destination/core";
-import { NS, pod } from "@destination/core/testing";
+import { NS, pod } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "../test/support/fixtures.js";
 
 const service = { namespace: NS, name: "db" };
 

@@ -1,6 +1,6 @@
-import { externalWorkload, NS, pod, server } from "@destination/core/testing";
+import { externalWorkload, NS, pod, server } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "../test/support/fixtures.js";
 
 describe("workload_subscribers and workload_updates", () => {
   it("counts 2 for a first subscribe to a running pod, 1 for a bare endpoint or a reused publisher", async () => {

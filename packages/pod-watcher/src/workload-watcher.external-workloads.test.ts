@@ -1,6 +1,6 @@
-import { externalWorkload, NS, server } from "@destination/core/testing";
+import { externalWorkload, NS, server } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "../test/support/fixtures.js";
 
 const IP = "192.168.1.10";
 

@@ -1,7 +1,7 @@
-import { NS, pod, replicaSet, server } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { NS, pod, replicaSet, server } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, settle, setup } from "./test-fixtures.js";
+import { RecordingListener, settle, setup } from "../test/support/fixtures.js";
 
 describe("event ordering: a subscription ends up with what the cluster holds, in any order", () => {
   it("a pod cached after the subscription on its IP is attached when it arrives", async () => {

@@ -1,7 +1,7 @@
 import type { EndpointSlice } from "@destination/core";
-import { NS, pod, server } from "@destination/core/testing";
+import { NS, pod, server } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "../test/support/fixtures.js";
 
 const DELETED_AT = "2026-01-01T00:00:00Z";
 

@@ -1,7 +1,7 @@
 import type { Server } from "@destination/core";
-import { externalWorkload, NS, pod, server } from "@destination/core/testing";
+import { externalWorkload, NS, pod, server } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, setup } from "./test-fixtures.js";
+import { RecordingListener, setup } from "../test/support/fixtures.js";
 
 async function subscribedToWeb(port = 8080) {
   const env = await setup();

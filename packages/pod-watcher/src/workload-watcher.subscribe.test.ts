@@ -1,8 +1,8 @@
 import type { Owner, Pod } from "@destination/core";
-import { externalWorkload, NS, pod, replicaSet } from "@destination/core/testing";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { externalWorkload, NS, pod, replicaSet } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { RecordingListener, settle, setup } from "./test-fixtures.js";
+import { RecordingListener, settle, setup } from "../test/support/fixtures.js";
 import { WorkloadLookupError } from "./workload-lookup-error.js";
 
 const bare = (ip: string, port: number) => ({

@@ -1,5 +1,4 @@
 import {
-  InMemoryMetrics,
   InvalidServiceError,
   type Logger,
   OPAQUE_PORTS_ANNOTATION,
@@ -7,6 +6,7 @@ import {
   type Service,
 } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { OpaquePortsWatcher } from "./opaque-ports-watcher.js";

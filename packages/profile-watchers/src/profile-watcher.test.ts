@@ -1,10 +1,6 @@
-import {
-  InMemoryMetrics,
-  type Logger,
-  type ProfileListener,
-  type ServiceProfile,
-} from "@destination/core";
+import type { Logger, ProfileListener, ServiceProfile } from "@destination/core";
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it, vi } from "vitest";
 import { ProfileWatcher } from "./profile-watcher.js";
 

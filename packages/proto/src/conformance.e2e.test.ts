@@ -12,8 +12,8 @@ import {
   FileDescriptorSetSchema,
   file_google_protobuf_duration,
 } from "@bufbuild/protobuf/wkt";
+import { diffFileDescriptorSets } from "@destination/test-support/descriptor-diff";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diffFileDescriptorSets } from "./descriptor-diff.js";
 import { file_destination } from "./gen/destination_pb.js";
 import { file_google_protobuf_timestamp_timestamp } from "./gen/google/protobuf/timestamp/timestamp_pb.js";
 import { file_http_types } from "./gen/http_types_pb.js";

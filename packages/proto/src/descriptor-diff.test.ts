@@ -9,8 +9,11 @@ import {
   type FileDescriptorProto,
   FileDescriptorProtoSchema,
 } from "@bufbuild/protobuf/wkt";
+import {
+  diffFileDescriptor,
+  diffFileDescriptorSets,
+} from "@destination/test-support/descriptor-diff";
 import { describe, expect, it } from "vitest";
-import { diffFileDescriptor, diffFileDescriptorSets } from "./descriptor-diff.js";
 import { file_destination } from "./gen/destination_pb.js";
 import { file_net } from "./gen/net_pb.js";
 

@@ -13,6 +13,7 @@ import {
 } from "@bufbuild/protobuf";
 import { WireType } from "@bufbuild/protobuf/wire";
 import { describe, expect, it } from "vitest";
+import { type Rng, seededRandom } from "../test/support/fixtures.js";
 import { durationFromMs } from "./duration.js";
 import {
   AuthorityOverrideSchema,
@@ -33,7 +34,6 @@ import {
 import { MetadataSchema } from "./gen/meta_pb.js";
 import { IPAddressSchema, IPv6Schema, type TcpAddress, TcpAddressSchema } from "./gen/net_pb.js";
 import { DestinationService, encodeUpdate } from "./service.js";
-import { type Rng, seededRandom } from "./test-fixtures.js";
 
 const TEXTS = [
   "",

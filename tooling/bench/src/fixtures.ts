@@ -12,7 +12,7 @@ import type {
   Service,
   ServiceProfile,
 } from "@destination/core";
-import * as build from "@destination/core/testing";
+import * as build from "@destination/test-support/builders";
 import type { EndpointTranslatorConfig } from "@destination/translators";
 
 export const SERVICE_PORT = 8080;

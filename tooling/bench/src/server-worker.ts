@@ -13,7 +13,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
-import { clusterObjects } from "@destination/server/testing";
+import { clusterObjects } from "@destination/test-support/server";
 import { applyExperiments } from "./experiments.js";
 import {
   type Dataset,

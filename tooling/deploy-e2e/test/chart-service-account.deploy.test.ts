@@ -5,7 +5,15 @@
 // the ExternalWorkload controller's Lease and writes a workload's EndpointSlice, and is refused
 // nothing.
 import { type KubeEnv, type KubeObject, parseManifests, startKubeEnv } from "@destination/k8s-env";
-import { connect, get, ipv4, namespace, pod, service, slice } from "@destination/server/testing";
+import {
+  CLUSTER_POD,
+  namespace,
+  pod,
+  podEndpoint,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import { connect, get, ipv4 } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEPLOY_LINKERD } from "../src/deploy-linkerd.js";
@@ -63,13 +71,26 @@ describe.skipIf(!release)(
       // A meshed pod behind a Service's slice. The API server drops a created pod's status (a
       // kubelet's to write), so it goes in through the status subresource, as a kubelet's would.
       const cart = withImages(
-        pod({ namespace: "shop", name: "cart-x1", ip: "10.244.3.1", ports: [["http", 8080]] }),
+        pod("cart-x1", {
+          ...CLUSTER_POD,
+          namespace: "shop",
+          ip: "10.244.3.1",
+          labels: {},
+          ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+        }),
       );
       await env.apply([
         namespace("shop"),
-        service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.0.0.10" }),
+        service("cart", {
+          namespace: "shop",
+          ports: [{ port: 8080, protocol: "TCP" }],
+          clusterIP: "10.0.0.10",
+        }),
         cart,
-        slice("shop", "cart-1", "cart", [{ port: 8080 }], [{ ip: "10.244.3.1", pod: "cart-x1" }]),
+        slice("cart-1", "cart", [podEndpoint("cart-x1", "10.244.3.1", { namespace: "shop" })], {
+          namespace: "shop",
+          ports: [{ port: 8080, protocol: "TCP" }],
+        }),
       ] as KubeObject[]);
       const status = await env.request("PATCH", "/api/v1/namespaces/shop/pods/cart-x1/status", {
         status: cart.status,

@@ -1,7 +1,10 @@
 // A `BackendHarness` (k8s-discovery's shared backend suite) on a real API server: the cluster
 // backend reaches kube-apiserver through a `CutProxy`, the test writes to it directly.
 import { createKubeCluster, type KubeCluster, type ResourceKind } from "@destination/k8s-discovery";
-import type { BackendHarness, BackendHarnessFactory } from "@destination/k8s-discovery/testing";
+import type {
+  BackendHarness,
+  BackendHarnessFactory,
+} from "@destination/test-support/backend-suite";
 import type { KubeObject } from "./api.js";
 import { CutProxy } from "./cut-proxy.js";
 import type { IntegrationEnv } from "./env.js";

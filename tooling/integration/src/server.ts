@@ -6,7 +6,7 @@ import {
   type RunningDestinationServer,
   startDestinationServer,
 } from "@destination/server";
-import { connect } from "@destination/server/testing";
+import { connect } from "@destination/test-support/server";
 
 export interface ServerUnderTest {
   readonly server: RunningDestinationServer;

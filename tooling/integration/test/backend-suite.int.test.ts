@@ -1,5 +1,5 @@
 // k8s-discovery's shared backend suite on the cluster backend against a real kube-apiserver.
-import { describeBackendSuite } from "@destination/k8s-discovery/testing";
+import { describeBackendSuite } from "@destination/test-support/backend-suite";
 import { afterAll, beforeAll } from "vitest";
 import { clusterHarnessFactory } from "../src/cluster-harness.js";
 import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } from "../src/env.js";

@@ -5,8 +5,18 @@
 // JSON otherwise), so these tests pin what must hold on any cluster
 // with no Jobs (or no ReplicaSets, or no Nodes).
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/k8s-discovery/testing";
-import { get, ipv4, job, node, pod, replicaSet, service, slice } from "@destination/server/testing";
+import { EventRecorder } from "@destination/test-support/backend-suite";
+import {
+  CLUSTER_POD,
+  job,
+  node,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import { get, ipv4 } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeClusterHarness } from "../src/cluster-harness.js";
@@ -69,23 +79,25 @@ describe("kinds without objects (real kube-apiserver)", () => {
     const { api, env } = ctx;
     await api.apply(
       node("node-a"),
-      service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
-      replicaSet("shop", "cart-6d8f", "cart"),
-      pod({
+      service("cart", {
         namespace: "shop",
-        name: "cart-6d8f-x1",
-        ip: "10.244.3.1",
-        ports: [["http", 8080]],
-        replicaSet: "cart-6d8f",
-        meshed: false,
+        ports: [{ port: 8080, protocol: "TCP" }],
+        clusterIP: "10.96.3.10",
       }),
-      slice(
-        "shop",
-        "cart-1",
-        "cart",
-        [{ port: 8080 }],
-        [{ ip: "10.244.3.1", pod: "cart-6d8f-x1" }],
-      ),
+      replicaSet("cart-6d8f", "cart", { namespace: "shop" }),
+      pod("cart-6d8f-x1", {
+        ...CLUSTER_POD,
+        namespace: "shop",
+        ip: "10.244.3.1",
+        meshed: false,
+        labels: { "pod-template-hash": "6d8f" },
+        replicaSet: "cart-6d8f",
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+      slice("cart-1", "cart", [podEndpoint("cart-6d8f-x1", "10.244.3.1", { namespace: "shop" })], {
+        namespace: "shop",
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     const dst = await startServer(env.kubeconfigPath, { cacheSyncTimeoutMs: 15_000 });
     try {
@@ -121,8 +133,8 @@ describe("kinds without objects (real kube-apiserver)", () => {
     // Every metadata-only kind has an object at first, so the backend syncs.
     const harness = await makeClusterHarness(ctx, [
       node("node-a"),
-      replicaSet("batch", "worker-5d4f", "worker"),
-      job("batch", "report-1"),
+      replicaSet("worker-5d4f", "worker", { namespace: "batch" }),
+      job("report-1", { namespace: "batch", labels: {} }),
     ]);
     try {
       const recorder = new EventRecorder();
@@ -133,7 +145,9 @@ describe("kinds without objects (real kube-apiserver)", () => {
       await harness.whileDisconnected(async () => {
         await harness.delete("Job", "batch", "report-1");
         // A later write, so that resuming the watch fails with 410 Gone.
-        await harness.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-b" }));
+        await harness.apply(
+          node("node-a", { labels: { "topology.kubernetes.io/zone": "zone-b" } }),
+        );
       });
       await eventually(
         () =>

@@ -5,19 +5,23 @@
 // 0 stale endpoints, by the convergence check of @destination/server/testing.
 
 import {
+  CLUSTER_POD,
+  clusterBasics,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import {
   type ConvergenceReport,
   checkConvergence,
-  clusterBasics,
   describeConvergence,
   EndpointView,
   get,
   type ObservedStream,
-  pod,
-  replicaSet,
   type StreamRecorder,
-  service,
-  slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -40,14 +44,17 @@ const podName = (s: number, generation: number, i: number) =>
 const podIp = (s: number, generation: number, i: number) => `10.${200 + generation}.${s}.${i + 1}`;
 
 function churnPod(s: number, generation: number, i: number) {
-  return pod({
+  return pod(podName(s, generation, i), {
+    ...CLUSTER_POD,
     namespace: NS,
-    name: podName(s, generation, i),
     ip: podIp(s, generation, i),
-    ports: [["http", 8080]],
+    labels: {
+      "pod-template-hash": String(rsName(s, generation).split("-").pop()),
+      app: serviceName(s),
+    },
     replicaSet: rsName(s, generation),
-    serviceAccount: serviceName(s),
-    labels: { app: serviceName(s) },
+    serviceAccountName: serviceName(s),
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 }
 
@@ -56,14 +63,13 @@ function slicesOf(s: number, slots: readonly { generation: number }[]) {
   const perSlice = PODS_PER_SERVICE / SLICES_PER_SERVICE;
   return Array.from({ length: SLICES_PER_SERVICE }, (_, k) =>
     slice(
-      NS,
       `${serviceName(s)}-${k}`,
       serviceName(s),
-      [{ name: "http", port: 8080 }],
       slots.slice(k * perSlice, (k + 1) * perSlice).map(({ generation }, j) => {
         const i = k * perSlice + j;
-        return { ip: podIp(s, generation, i), pod: podName(s, generation, i) };
+        return podEndpoint(podName(s, generation, i), podIp(s, generation, i), { namespace: NS });
       }),
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
   );
 }
@@ -89,8 +95,11 @@ beforeAll(async () => {
     const api = ctx?.api;
     if (!api) return;
     await api.apply(
-      service(NS, serviceName(s), [{ name: "http", port: 80, targetPort: "http" }]),
-      replicaSet(NS, rsName(s, 0), serviceName(s)),
+      service(serviceName(s), {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
+      }),
+      replicaSet(rsName(s, 0), serviceName(s), { namespace: NS }),
       ...Array.from({ length: PODS_PER_SERVICE }, (_, i) => churnPod(s, 0, i)),
       ...slicesOf(
         s,
@@ -136,7 +145,7 @@ describe("convergence under churn", () => {
       const slots = Array.from({ length: PODS_PER_SERVICE }, () => ({ generation: 0 }));
       // Half of the Services get their new ReplicaSet before its pods, half after the first one.
       const ownerLate = s % 2 === 1;
-      if (!ownerLate) await api.apply(replicaSet(NS, rsName(s, 1), serviceName(s)));
+      if (!ownerLate) await api.apply(replicaSet(rsName(s, 1), serviceName(s), { namespace: NS }));
       for (let i = 0; i < PODS_PER_SERVICE; i++) {
         const next = churnPod(s, 1, i);
         slots[i] = { generation: 1 };
@@ -153,7 +162,8 @@ describe("convergence under churn", () => {
           await api.apply(next);
           await api.apply(sliceOfSlot);
         }
-        if (ownerLate && i === 0) await api.apply(replicaSet(NS, rsName(s, 1), serviceName(s)));
+        if (ownerLate && i === 0)
+          await api.apply(replicaSet(rsName(s, 1), serviceName(s), { namespace: NS }));
         await api.delete("Pod", NS, podName(s, 0, i));
         replaced++;
       }

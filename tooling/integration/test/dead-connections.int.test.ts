@@ -13,7 +13,8 @@ import { DestinationClient } from "@destination/proto/client";
 import { NamespaceAgent } from "@destination/proxy-e2e/namespace-agent";
 import { NetworkNamespace } from "@destination/proxy-e2e/network-namespace";
 import { rootLoopbackBridge } from "@destination/proxy-e2e/root-loopback-bridge";
-import { get, ipv4, service, sleep, slice } from "@destination/server/testing";
+import { endpoint, service, slice } from "@destination/test-support/builders";
+import { get, ipv4, sleep } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -47,16 +48,18 @@ afterEach(async () => {
 
 const webSlice = (ips: string[]) =>
   slice(
-    NS,
     "web-x1",
     "web",
-    [{ name: "http", port: 8080 }],
-    ips.map((ip) => ({ ip })),
+    ips.map((ip) => endpoint(ip)),
+    { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
   );
 
 /** Resets the objects of a test: a Service `web` with one endpoint. */
 async function oneEndpoint(): Promise<void> {
-  await ctx.api.apply(service(NS, "web", [{ name: "http", port: 8080 }]), webSlice(["10.1.0.1"]));
+  await ctx.api.apply(
+    service("web", { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] }),
+    webSlice(["10.1.0.1"]),
+  );
 }
 
 /** Whether an `add` message carries `ip`. */

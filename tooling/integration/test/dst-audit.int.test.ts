@@ -6,7 +6,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { clusterBasics, pod, service, slice } from "@destination/server/testing";
+import {
+  CLUSTER_POD,
+  clusterBasics,
+  pod,
+  podEndpoint,
+  service,
+  slice,
+} from "@destination/test-support/builders";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SpawnedServer, spawnServer } from "../src/binary.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -15,14 +22,25 @@ const DST = fileURLToPath(new URL("../../../apps/cli/bin/dst.js", import.meta.ur
 const AUTHORITY = "cart.shop.svc.cluster.local:8080";
 
 const cart = (ips: string[]) => [
-  service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
-  ...ips.map((ip, i) => pod({ namespace: "shop", name: `cart-${i}`, ip, ports: [["http", 8080]] })),
+  service("cart", {
+    namespace: "shop",
+    ports: [{ port: 8080, protocol: "TCP" }],
+    clusterIP: "10.96.3.10",
+  }),
+  ...ips.map((ip, i) =>
+    pod(`cart-${i}`, {
+      ...CLUSTER_POD,
+      namespace: "shop",
+      ip,
+      labels: {},
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+  ),
   slice(
-    "shop",
     "cart-1",
     "cart",
-    [{ port: 8080 }],
-    ips.map((ip, i) => ({ ip, pod: `cart-${i}` })),
+    ips.map((ip, i) => podEndpoint(`cart-${i}`, ip, { namespace: "shop" })),
+    { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] },
   ),
 ];
 

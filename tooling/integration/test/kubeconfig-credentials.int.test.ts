@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKubeCluster, type KubeCluster } from "@destination/k8s-discovery";
 import { type AuditEvent, renderKubeconfig } from "@destination/k8s-env";
-import { namespace, service } from "@destination/server/testing";
+import { namespace, service } from "@destination/test-support/builders";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CutProxy } from "../src/cut-proxy.js";
@@ -118,7 +118,13 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
         backoff: { baseMs: 20, capMs: 200 },
       }),
     );
-    await api.apply(service(NS, "before", [{ port: 80 }], { clusterIP: "10.96.7.1" }));
+    await api.apply(
+      service("before", {
+        namespace: NS,
+        ports: [{ port: 80, protocol: "TCP" }],
+        clusterIP: "10.96.7.1",
+      }),
+    );
     await eventually(() => expect(cluster.services.get(NS, "before")).toBeDefined(), WAIT);
 
     // The kubelet rotates the token while the watches run; the old one stops being valid.
@@ -137,7 +143,13 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
     vi.setSystemTime(Date.now() + 61_000);
     reconnect(via);
-    await api.apply(service(NS, "after", [{ port: 80 }], { clusterIP: "10.96.7.2" }));
+    await api.apply(
+      service("after", {
+        namespace: NS,
+        ports: [{ port: 80, protocol: "TCP" }],
+        clusterIP: "10.96.7.2",
+      }),
+    );
     await eventually(() => expect(cluster.services.get(NS, "after")).toBeDefined(), WAIT);
     // The watches resume from their last version (a relist only follows 410 Gone).
     const reads = readsBy(second.username, rotatedAt);
@@ -194,7 +206,13 @@ describe("credentials applied by client-node's KubeConfig (real kube-apiserver)"
     );
     const rotatedAt = new Date();
     reconnect(via);
-    await api.apply(service(NS, "by-bob", [{ port: 80 }], { clusterIP: "10.96.7.3" }));
+    await api.apply(
+      service("by-bob", {
+        namespace: NS,
+        ports: [{ port: 80, protocol: "TCP" }],
+        clusterIP: "10.96.7.3",
+      }),
+    );
     await eventually(() => expect(cluster.services.get(NS, "by-bob")).toBeDefined(), WAIT);
     expect(readsBy("bob", rotatedAt)).toContain("watch 200");
     // A request with the old certificate would be alice's, refused.

@@ -6,7 +6,8 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { DestinationService } from "@destination/proto";
 import { DestinationClient } from "@destination/proto/client";
 import { createDestinationContext, destinationHandlers } from "@destination/server";
-import { get, pod, service, slice } from "@destination/server/testing";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
+import { get } from "@destination/test-support/server";
 import * as grpc from "@grpc/grpc-js";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,15 +22,28 @@ const registry = new Registry();
 
 beforeAll(async () => {
   cluster = new MemoryCluster();
-  cluster.apply(service("ns", "web", [{ port: 80 }], { clusterIP: "10.96.0.10" }));
-  cluster.apply(pod({ namespace: "ns", name: "web-0", ip: "10.1.0.1", ports: [["h", 80]] }));
+  cluster.apply(
+    service("web", {
+      namespace: "ns",
+      ports: [{ port: 80, protocol: "TCP" }],
+      clusterIP: "10.96.0.10",
+    }),
+  );
+  cluster.apply(
+    pod("web-0", {
+      ...CLUSTER_POD,
+      namespace: "ns",
+      ip: "10.1.0.1",
+      labels: {},
+      ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+    }),
+  );
   cluster.apply(
     slice(
-      "ns",
       "web-1",
       "web",
-      [{ port: 80 }],
-      [{ ip: "10.1.0.1", pod: "web-0", hostname: "web-0" }],
+      [podEndpoint("web-0", "10.1.0.1", { namespace: "ns", hostname: "web-0" })],
+      { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] },
     ),
   );
   // Built before the cluster starts, so every watcher sees the cluster's first lists.
@@ -60,17 +74,24 @@ describe("Destination handlers on a user's own grpc-js Server", () => {
     const first = (await stream.next()) as { add: { addrs: { addr: unknown }[] } };
     expect(first.add.addrs.map((a) => a.addr)).toEqual([{ ip: { ipv4: 0x0a010001 }, port: 80 }]);
 
-    cluster.apply(pod({ namespace: "ns", name: "web-1", ip: "10.1.0.2", ports: [["h", 80]] }));
+    cluster.apply(
+      pod("web-1", {
+        ...CLUSTER_POD,
+        namespace: "ns",
+        ip: "10.1.0.2",
+        labels: {},
+        ports: [{ name: "h", containerPort: 80, protocol: "TCP" }],
+      }),
+    );
     cluster.apply(
       slice(
-        "ns",
         "web-1",
         "web",
-        [{ port: 80 }],
         [
-          { ip: "10.1.0.1", pod: "web-0", hostname: "web-0" },
-          { ip: "10.1.0.2", pod: "web-1", hostname: "web-1" },
+          podEndpoint("web-0", "10.1.0.1", { namespace: "ns", hostname: "web-0" }),
+          podEndpoint("web-1", "10.1.0.2", { namespace: "ns", hostname: "web-1" }),
         ],
+        { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] },
       ),
     );
     const second = (await stream.next()) as { add: { addrs: { addr: unknown }[] } };

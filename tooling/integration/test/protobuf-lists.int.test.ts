@@ -6,9 +6,9 @@ import {
   createKubeCluster,
   type KubeCluster,
   type KubeClusterOptions,
+  projectObject,
   RESOURCE_KINDS,
 } from "@destination/k8s-discovery";
-import { projectObject } from "@destination/k8s-discovery/testing";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";

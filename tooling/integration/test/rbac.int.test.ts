@@ -6,17 +6,16 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseManifests } from "@destination/k8s-env";
 import {
+  CLUSTER_POD,
   clusterBasics,
-  connect,
-  get,
-  getProfile,
-  ipv4,
   namespace,
   pod,
+  podEndpoint,
   replicaSet,
   service,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import { connect, get, getProfile, ipv4 } from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { type SpawnedServer, spawnServer } from "../src/binary.js";
@@ -151,36 +150,41 @@ describe("deploy/ manifests (real kube-apiserver)", () => {
     const denied = await env.request(
       "POST",
       "/api/v1/namespaces/shop/pods",
-      JSON.stringify(pod({ namespace: "shop", name: "x", ip: "10.244.9.9" })),
+      JSON.stringify(
+        pod("x", { ...CLUSTER_POD, namespace: "shop", ip: "10.244.9.9", labels: {}, ports: [] }),
+      ),
       { token: sa.token },
     );
     expect(denied.status).toBe(403);
 
     await api.apply(
       ...clusterBasics(),
-      service("shop", "cart", [{ port: 8080 }], { clusterIP: "10.96.3.10" }),
-      replicaSet("shop", "cart-6d8f", "cart"),
-      pod({
+      service("cart", {
         namespace: "shop",
-        name: "cart-6d8f-x1",
-        ip: "10.244.3.1",
-        ports: [["http", 8080]],
-        replicaSet: "cart-6d8f",
+        ports: [{ port: 8080, protocol: "TCP" }],
+        clusterIP: "10.96.3.10",
       }),
-      slice(
-        "shop",
-        "cart-1",
-        "cart",
-        [{ port: 8080 }],
-        [{ ip: "10.244.3.1", pod: "cart-6d8f-x1" }],
-      ),
-      // Its ReplicaSet is in no cache (it does not exist): GetProfile reads it from the API.
-      pod({
+      replicaSet("cart-6d8f", "cart", { namespace: "shop" }),
+      pod("cart-6d8f-x1", {
+        ...CLUSTER_POD,
         namespace: "shop",
-        name: "cart-0a1b-y1",
+        ip: "10.244.3.1",
+        labels: { "pod-template-hash": "6d8f" },
+        replicaSet: "cart-6d8f",
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+      slice("cart-1", "cart", [podEndpoint("cart-6d8f-x1", "10.244.3.1", { namespace: "shop" })], {
+        namespace: "shop",
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
+      // Its ReplicaSet is in no cache (it does not exist): GetProfile reads it from the API.
+      pod("cart-0a1b-y1", {
+        ...CLUSTER_POD,
+        namespace: "shop",
         ip: "10.244.3.2",
-        ports: [["http", 8080]],
+        labels: { "pod-template-hash": "0a1b" },
         replicaSet: "cart-0a1b",
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
       }),
     );
 

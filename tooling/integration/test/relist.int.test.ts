@@ -4,19 +4,21 @@
 // back. Resuming the watches then fails with 410 Gone, so every kind lists again; each change
 // must surface exactly once, deletes included, and nothing else may.
 import type { ResourceKind } from "@destination/k8s-discovery";
-import { EventRecorder } from "@destination/k8s-discovery/testing";
+import { EventRecorder } from "@destination/test-support/backend-suite";
 import {
+  CLUSTER_POD,
   externalWorkload,
   job,
   node,
   pod,
+  podEndpoint,
   replicaSet,
   server,
   service,
   serviceProfile,
-  sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import { sleep } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
@@ -30,51 +32,84 @@ import { type IntegrationEnv, removeKubernetesService, startIntegrationEnv } fro
 const NS = "relist";
 const fqn = (svc: string) => `${svc}.${NS}.svc.cluster.local`;
 const web = (i: number, extra: { labels?: Record<string, string> } = {}) =>
-  pod({
+  pod(`web-${i}`, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name: `web-${i}`,
     ip: `10.244.0.${i}`,
-    ports: [["http", 8080]],
+    labels: { "pod-template-hash": "7d9f", app: "web", ...extra.labels },
     replicaSet: "web-7d9f",
-    labels: { app: "web", ...extra.labels },
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 
 function initialObjects(): KubeObject[] {
   return [
-    node("node-a", { "topology.kubernetes.io/zone": "zone-a" }),
-    node("node-b", { "topology.kubernetes.io/zone": "zone-b" }),
-    replicaSet(NS, "web-7d9f", "web"),
-    replicaSet(NS, "old-5c4b", "old"),
-    job(NS, "report-1"),
-    service(NS, "web", [{ name: "http", port: 80, targetPort: 8080 }], { clusterIP: "10.96.1.10" }),
-    service(NS, "api", [{ name: "http", port: 80, targetPort: 8080 }], { clusterIP: "10.96.1.11" }),
-    service(NS, "gone", [{ name: "http", port: 80, targetPort: 8080 }], {
+    node("node-a", { labels: { "topology.kubernetes.io/zone": "zone-a" } }),
+    node("node-b", { labels: { "topology.kubernetes.io/zone": "zone-b" } }),
+    replicaSet("web-7d9f", "web", { namespace: NS }),
+    replicaSet("old-5c4b", "old", { namespace: NS }),
+    job("report-1", { namespace: NS, labels: {} }),
+    service("web", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      clusterIP: "10.96.1.10",
+    }),
+    service("api", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
+      clusterIP: "10.96.1.11",
+    }),
+    service("gone", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
       clusterIP: "10.96.1.12",
     }),
     ...[1, 2, 3, 4, 5, 6].map((i) => web(i)),
     slice(
-      NS,
       "web-a",
       "web",
-      [{ name: "http", port: 8080 }],
       [
-        { ip: "10.244.0.1", pod: "web-1" },
-        { ip: "10.244.0.2", pod: "web-2" },
+        podEndpoint("web-1", "10.244.0.1", { namespace: NS }),
+        podEndpoint("web-2", "10.244.0.2", { namespace: NS }),
       ],
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
-    slice(NS, "web-b", "web", [{ name: "http", port: 8080 }], [{ ip: "10.244.0.3", pod: "web-3" }]),
-    slice(
-      NS,
-      "gone-a",
-      "gone",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.244.0.5", pod: "web-5" }],
+    slice("web-b", "web", [podEndpoint("web-3", "10.244.0.3", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
+    slice("gone-a", "gone", [podEndpoint("web-5", "10.244.0.5", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    }),
+    serviceProfile(
+      fqn("web"),
+      { routes: [{ name: "GET /", condition: { method: "GET" } }] },
+      { namespace: NS },
     ),
-    serviceProfile(NS, fqn("web"), { routes: [{ name: "GET /", condition: { method: "GET" } }] }),
-    serviceProfile(NS, fqn("gone"), { routes: [{ name: "GET /", condition: { method: "GET" } }] }),
-    server(NS, "web-http", { app: "web" }, 8080, "HTTP/1"),
-    server(NS, "web-admin", { app: "web" }, 9990, "HTTP/1"),
-    externalWorkload(NS, "vm-1", "192.168.1.5", 8080),
+    serviceProfile(
+      fqn("gone"),
+      { routes: [{ name: "GET /", condition: { method: "GET" } }] },
+      { namespace: NS },
+    ),
+    server("web-http", {
+      namespace: NS,
+      podSelector: { app: "web" },
+      port: 8080,
+      proxyProtocol: "HTTP/1",
+    }),
+    server("web-admin", {
+      namespace: NS,
+      podSelector: { app: "web" },
+      port: 9990,
+      proxyProtocol: "HTTP/1",
+    }),
+    externalWorkload("vm-1", {
+      namespace: NS,
+      ip: "192.168.1.5",
+      ports: [{ port: 8080 }],
+      labels: { app: "vm-1" },
+      meshTLS: { identity: "spiffe://vm-1", serverName: "vm-1" },
+    }),
   ];
 }
 
@@ -117,19 +152,25 @@ describe("relist after 410 Gone (real kube-apiserver)", () => {
       await harness.whileDisconnected(async () => {
         // Updates (one of them twice: it surfaces once, with the last version).
         await api.apply(
-          service(NS, "web", [{ name: "http", port: 80, targetPort: 8080 }], {
+          service("web", {
+            namespace: NS,
+            ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
             clusterIP: "10.96.1.10",
             annotations: { "config.linkerd.io/opaque-ports": "8080" },
           }),
         );
         await api.apply(
-          service(NS, "api", [{ name: "http", port: 80, targetPort: 8080 }], {
+          service("api", {
+            namespace: NS,
+            ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
             clusterIP: "10.96.1.11",
             annotations: { note: "first" },
           }),
         );
         await api.apply(
-          service(NS, "api", [{ name: "http", port: 80, targetPort: 8080 }], {
+          service("api", {
+            namespace: NS,
+            ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
             clusterIP: "10.96.1.11",
             annotations: { note: "second" },
           }),
@@ -137,27 +178,37 @@ describe("relist after 410 Gone (real kube-apiserver)", () => {
         await api.apply(web(1, { labels: { version: "v2" } }));
         await api.apply(
           slice(
-            NS,
             "web-b",
             "web",
-            [{ name: "http", port: 8080 }],
             [
-              { ip: "10.244.0.3", pod: "web-3" },
-              { ip: "10.244.0.4", pod: "web-4" },
+              podEndpoint("web-3", "10.244.0.3", { namespace: NS }),
+              podEndpoint("web-4", "10.244.0.4", { namespace: NS }),
             ],
+            { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
           ),
         );
         await api.apply(
-          serviceProfile(NS, fqn("web"), {
-            routes: [{ name: "POST /", condition: { method: "POST" } }],
+          serviceProfile(
+            fqn("web"),
+            {
+              routes: [{ name: "POST /", condition: { method: "POST" } }],
+            },
+            { namespace: NS },
+          ),
+        );
+        await api.apply(
+          server("web-http", {
+            namespace: NS,
+            podSelector: { app: "web" },
+            port: 8080,
+            proxyProtocol: "opaque",
           }),
         );
-        await api.apply(server(NS, "web-http", { app: "web" }, 8080, "opaque"));
-        await api.apply(node("node-a", { "topology.kubernetes.io/zone": "zone-c" }));
+        await api.apply(node("node-a", { labels: { "topology.kubernetes.io/zone": "zone-c" } }));
         await api.apply({
-          ...replicaSet(NS, "web-7d9f", "web"),
+          ...replicaSet("web-7d9f", "web", { namespace: NS }),
           metadata: {
-            ...replicaSet(NS, "web-7d9f", "web").metadata,
+            ...replicaSet("web-7d9f", "web", { namespace: NS }).metadata,
             labels: { "pod-template-hash": "7d9f" },
           },
         });
@@ -174,17 +225,21 @@ describe("relist after 410 Gone (real kube-apiserver)", () => {
         // Creates.
         await api.apply(web(7));
         await api.apply(
-          slice(
-            NS,
-            "api-a",
-            "api",
-            [{ name: "http", port: 8080 }],
-            [{ ip: "10.244.0.7", pod: "web-7" }],
-          ),
+          slice("api-a", "api", [podEndpoint("web-7", "10.244.0.7", { namespace: NS })], {
+            namespace: NS,
+            ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+          }),
         );
-        await api.apply(server(NS, "api-grpc", { app: "api" }, 9090, "gRPC"));
+        await api.apply(
+          server("api-grpc", {
+            namespace: NS,
+            podSelector: { app: "api" },
+            port: 9090,
+            proxyProtocol: "gRPC",
+          }),
+        );
         await api.apply(node("node-c"));
-        await api.apply(job(NS, "report-2"));
+        await api.apply(job("report-2", { namespace: NS, labels: {} }));
         // Replaced: deleted and created again under the same name (a new uid).
         await api.delete("Pod", NS, "web-6");
         await api.apply(web(6));
@@ -291,9 +346,9 @@ describe("a watch that cannot resume (real kube-apiserver)", () => {
     const { env } = ctx;
     const harness = await makeClusterHarness(ctx, [
       node("node-a"),
-      replicaSet(NS, "web-7d9f", "web"),
-      job(NS, "report-1"),
-      job(NS, "report-2"),
+      replicaSet("web-7d9f", "web", { namespace: NS }),
+      job("report-1", { namespace: NS, labels: {} }),
+      job("report-2", { namespace: NS, labels: {} }),
     ]);
     try {
       const recorder = new EventRecorder();
@@ -301,7 +356,7 @@ describe("a watch that cannot resume (real kube-apiserver)", () => {
       await harness.cluster.start();
       await harness.cluster.whenSynced();
       // Move the Job loop's position to a known version M.
-      await harness.apply({ ...job(NS, "report-1", { touched: "yes" }) });
+      await harness.apply({ ...job("report-1", { namespace: NS, labels: { touched: "yes" } }) });
       await eventually(() =>
         expect(harness.cluster.jobs.get(NS, "report-1")?.metadata.labels?.touched).toBe("yes"),
       );

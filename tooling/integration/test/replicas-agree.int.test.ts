@@ -10,23 +10,27 @@
 import { isDeepStrictEqual } from "node:util";
 import { type JsonValue, toJson, WeightedAddrSchema } from "@destination/proto";
 import {
+  CLUSTER_POD,
+  node,
+  server as opaqueServer,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  serviceProfile,
+  slice,
+} from "@destination/test-support/builders";
+import {
   type AnnouncedEndpoint,
   checkConvergence,
   describeConvergence,
   EndpointView,
   get,
   getProfile,
-  node,
-  server as opaqueServer,
-  pod,
-  replicaSet,
   type StreamRecorder,
   sameAnnouncement,
-  service,
-  serviceProfile,
   sleep,
-  slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KubeObject } from "../src/api.js";
 import { SLICE_MODE_KINDS } from "../src/cluster-harness.js";
@@ -126,45 +130,52 @@ function api() {
 // Object builders from the model.
 
 function podObject(m: ServiceModel, b: Backend) {
-  return pod({
+  return pod(b.pod, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name: b.pod,
     ip: b.ip,
-    ports: [["http", 8080]],
-    node: b.node,
+    labels: { "pod-template-hash": String(`${m.name}-${b.hash}`.split("-").pop()), app: m.name },
     replicaSet: `${m.name}-${b.hash}`,
-    serviceAccount: m.name,
-    labels: { app: m.name },
+    nodeName: b.node,
+    serviceAccountName: m.name,
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 }
 
 function sliceObjects(m: ServiceModel) {
   return ([0, 1] as const).map((i) =>
     slice(
-      NS,
       `${m.name}-${i}`,
       m.name,
-      [{ name: "http", port: 8080 }],
       m.backends
         .filter((b) => b.slice === i)
-        .map((b) => ({ ip: b.ip, pod: b.pod, zone: NODES[b.node], ready: b.ready })),
+        .map((b) =>
+          podEndpoint(b.pod, b.ip, { namespace: NS, zone: NODES[b.node], ready: b.ready }),
+        ),
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
   );
 }
 
 function serviceObject(m: ServiceModel) {
-  return service(NS, m.name, [{ name: "http", port: 80, targetPort: "http" }], {
+  return service(m.name, {
+    namespace: NS,
+    ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
     clusterIP: clusterIp(m),
   });
 }
 
 function profileObject(m: ServiceModel, routes: string[]) {
-  return serviceProfile(NS, `${m.name}.${NS}.svc.cluster.local`, {
-    routes: routes.map((name) => ({
-      name,
-      condition: { method: "GET", pathRegex: `/${name.replace(/\W/g, "-")}` },
-    })),
-  });
+  return serviceProfile(
+    `${m.name}.${NS}.svc.cluster.local`,
+    {
+      routes: routes.map((name) => ({
+        name,
+        condition: { method: "GET", pathRegex: `/${name.replace(/\W/g, "-")}` },
+      })),
+    },
+    { namespace: NS },
+  );
 }
 
 function newHash(): string {
@@ -204,7 +215,7 @@ async function startPods(m: ServiceModel, round: number): Promise<void> {
     await api().apply(serviceObject(m));
   } else if (rand() < 0.4) m.hash = newHash();
   const started = Array.from({ length: count }, () => newBackend(m));
-  await api().apply(replicaSet(NS, `${m.name}-${m.hash}`, m.name));
+  await api().apply(replicaSet(`${m.name}-${m.hash}`, m.name, { namespace: NS }));
   await api().apply(...started.map((b) => podObject(m, b)));
   m.starting.push(...started);
 }
@@ -274,7 +285,13 @@ async function churnRound(
       (async () => {
         opaqueOn = round % 2 === 1;
         if (opaqueOn) {
-          await api().apply(opaqueServer(NS, OPAQUE_SERVER, { app: "checkout" }, "http"));
+          await api().apply(
+            opaqueServer(OPAQUE_SERVER, {
+              namespace: NS,
+              podSelector: { app: "checkout" },
+              port: "http",
+            }),
+          );
         } else await api().delete("Server", NS, OPAQUE_SERVER);
       })(),
     ]);
@@ -466,12 +483,14 @@ async function clusterObjects() {
 beforeAll(async () => {
   ctx = await startIntegrationEnv();
   await ctx.api.apply(
-    ...Object.entries(NODES).map(([n, zone]) => node(n, { "topology.kubernetes.io/zone": zone })),
+    ...Object.entries(NODES).map(([n, zone]) =>
+      node(n, { labels: { "topology.kubernetes.io/zone": zone } }),
+    ),
   );
   for (const m of models) {
     await ctx.api.apply(serviceObject(m));
     const initial = Array.from({ length: 3 }, () => newBackend(m));
-    await ctx.api.apply(replicaSet(NS, `${m.name}-${m.hash}`, m.name));
+    await ctx.api.apply(replicaSet(`${m.name}-${m.hash}`, m.name, { namespace: NS }));
     await ctx.api.apply(...initial.map((b) => podObject(m, b)));
     m.backends.push(...initial);
     await ctx.api.apply(...sliceObjects(m));

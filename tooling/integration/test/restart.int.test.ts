@@ -3,17 +3,16 @@
 // list/watch loops reconnect within their backoff, as the audit log counts.
 
 import {
+  CLUSTER_POD,
   clusterBasics,
-  get,
-  getProfile,
-  ipv4,
   pod,
+  podEndpoint,
   replicaSet,
   service,
   serviceProfile,
-  sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import { get, getProfile, ipv4, sleep } from "@destination/test-support/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxRequestsAfterRestart } from "../src/backoff-bound.js";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -26,17 +25,22 @@ const identity = (sa: string) => `${sa}.${NS}.serviceaccount.identity.linkerd.cl
 const BUDGET = { retryRatio: Math.fround(0.2), minRetriesPerSecond: 10, ttl: "10s" };
 
 const webPod = (name: string, ip: string) =>
-  pod({
+  pod(name, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name,
     ip,
-    ports: [["http", 8080]],
+    labels: { "pod-template-hash": "5f86686c4d", app: "web" },
     replicaSet: "web-5f86686c4d",
-    serviceAccount: "web",
-    labels: { app: "web" },
+    serviceAccountName: "web",
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 const webSlice = (endpoints: { ip: string; pod: string }[]) =>
-  slice(NS, "web-svc-1", "web-svc", [{ name: "http", port: 8080 }], endpoints);
+  slice(
+    "web-svc-1",
+    "web-svc",
+    endpoints.map((e) => podEndpoint(e.pod, e.ip, { namespace: NS })),
+    { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
+  );
 const meshedAddr = (ip: string, name: string) => ({
   addr: { ip: { ipv4: ipv4(ip) }, port: 8080 },
   weight: 10000,
@@ -76,14 +80,26 @@ describe("kube-apiserver restart under open streams", () => {
     const { env, api } = ctx;
     await api.apply(
       ...clusterBasics(),
-      service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }], {
+      service("web-svc", {
+        namespace: NS,
+        ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
         clusterIP: "10.96.10.10",
       }),
-      replicaSet(NS, "web-5f86686c4d", "web"),
+      replicaSet("web-5f86686c4d", "web", { namespace: NS }),
       webPod("web-5f86686c4d-aaaaa", "10.244.1.10"),
-      pod({ namespace: NS, name: "worker-1", ip: "10.244.2.1", ports: [["jobs", 9000]] }),
+      pod("worker-1", {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip: "10.244.2.1",
+        labels: {},
+        ports: [{ name: "jobs", containerPort: 9000, protocol: "TCP" }],
+      }),
       webSlice([{ ip: "10.244.1.10", pod: "web-5f86686c4d-aaaaa" }]),
-      serviceProfile(NS, WEB, { routes: [{ name: "GET /", condition: { method: "GET" } }] }),
+      serviceProfile(
+        WEB,
+        { routes: [{ name: "GET /", condition: { method: "GET" } }] },
+        { namespace: NS },
+      ),
     );
     dst = await startServer(env.kubeconfigPath);
     const endpoints = get(dst.client, `${WEB}:80`);
@@ -148,7 +164,11 @@ describe("kube-apiserver restart under open streams", () => {
       },
     });
     await api.apply(
-      serviceProfile(NS, WEB, { routes: [{ name: "POST /", condition: { method: "POST" } }] }),
+      serviceProfile(
+        WEB,
+        { routes: [{ name: "POST /", condition: { method: "POST" } }] },
+        { namespace: NS },
+      ),
     );
     expect(await profile.next()).toEqual(profileMessage(profileRoute("POST /", "POST")));
     await api.delete("Pod", NS, "worker-1");

@@ -5,16 +5,17 @@
 // where a fake API server withholds one watch event.)
 
 import {
+  CLUSTER_POD,
   clusterBasics,
-  get,
-  getProfile,
   node,
   server as opaqueServer,
   pod,
+  podEndpoint,
   replicaSet,
   service,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import { get, getProfile } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -27,38 +28,39 @@ let ctx: IntegrationEnv | undefined;
 let dst: ServerUnderTest | undefined;
 
 const webPod = (name: string, ip: string) =>
-  pod({
+  pod(name, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name,
     ip,
-    ports: [["http", 8080]],
+    labels: { "pod-template-hash": "5f86686c4d", app: "web" },
     replicaSet: "web-5f86686c4d",
-    labels: { app: "web" },
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 
 beforeAll(async () => {
   ctx = await startIntegrationEnv();
   await ctx.api.apply(
     ...clusterBasics(),
-    node("node-b", { "topology.kubernetes.io/zone": "zone-b" }),
-    service(NS, "web", [{ name: "http", port: 80, targetPort: "http" }], {
+    node("node-b", { labels: { "topology.kubernetes.io/zone": "zone-b" } }),
+    service("web", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
       clusterIP: "10.96.20.20",
       annotations: { "config.linkerd.io/opaque-ports": "9090" },
     }),
-    replicaSet(NS, "web-5f86686c4d", "web"),
+    replicaSet("web-5f86686c4d", "web", { namespace: NS }),
     webPod("web-5f86686c4d-aaaaa", "10.244.2.10"),
     webPod("web-5f86686c4d-bbbbb", "10.244.2.11"),
     slice(
-      NS,
       "web-x1",
       "web",
-      [{ name: "http", port: 8080 }],
       [
-        { ip: "10.244.2.10", pod: "web-5f86686c4d-aaaaa", zone: "zone-b" },
-        { ip: "10.244.2.11", pod: "web-5f86686c4d-bbbbb", zone: "zone-b" },
+        podEndpoint("web-5f86686c4d-aaaaa", "10.244.2.10", { namespace: NS, zone: "zone-b" }),
+        podEndpoint("web-5f86686c4d-bbbbb", "10.244.2.11", { namespace: NS, zone: "zone-b" }),
       ],
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
-    opaqueServer(NS, "web-http", { app: "web" }, "http"),
+    opaqueServer("web-http", { namespace: NS, podSelector: { app: "web" }, port: "http" }),
   );
   dst = await startServer(ctx.env.kubeconfigPath, { auditIntervalMs: 1_000 });
 });

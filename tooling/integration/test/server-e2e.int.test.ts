@@ -4,20 +4,24 @@
 // with exact proto JSON, as in apps/destination-server/test/*.e2e.test.ts.
 
 import {
+  CLUSTER_POD,
   clusterBasics,
-  get,
-  getProfile,
-  ipv4,
   node,
   server as opaqueServer,
   pod,
+  podEndpoint,
   replicaSet,
-  type StreamRecorder,
   service,
   serviceProfile,
-  sleep,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import {
+  get,
+  getProfile,
+  ipv4,
+  type StreamRecorder,
+  sleep,
+} from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IntegrationEnv, startIntegrationEnv } from "../src/env.js";
@@ -37,14 +41,14 @@ const tls = (sa: string, ns = NS) => ({
 });
 
 const webPod = (name: string, ip: string) =>
-  pod({
+  pod(name, {
+    ...CLUSTER_POD,
     namespace: NS,
-    name,
     ip,
-    ports: [["http", 8080]],
+    labels: { "pod-template-hash": "5f86686c4d", app: "web" },
     replicaSet: "web-5f86686c4d",
-    serviceAccount: "web",
-    labels: { app: "web" },
+    serviceAccountName: "web",
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
   });
 
 /** A meshed web pod's address as Get sends it with the default flags. */
@@ -88,28 +92,28 @@ beforeAll(async () => {
   ctx = await startIntegrationEnv();
   await ctx.api.apply(
     ...clusterBasics(),
-    node("node-a", { "topology.kubernetes.io/zone": ZONE }),
-    service(NS, "web-svc", [{ name: "http", port: 80, targetPort: "http" }], {
+    node("node-a", { labels: { "topology.kubernetes.io/zone": ZONE } }),
+    service("web-svc", {
+      namespace: NS,
+      ports: [{ name: "http", port: 80, targetPort: "http", protocol: "TCP" }],
       clusterIP: "10.96.10.10",
     }),
-    replicaSet(NS, "web-5f86686c4d", "web"),
+    replicaSet("web-5f86686c4d", "web", { namespace: NS }),
     webPod("web-5f86686c4d-aaaaa", "10.244.1.10"),
     webPod("web-5f86686c4d-bbbbb", "10.244.1.11"),
     webPod("web-5f86686c4d-ccccc", "10.244.1.12"),
     // Two slices, as the EndpointSlice controller splits a service's endpoints.
     slice(
-      NS,
       "web-svc-x1",
       "web-svc",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.244.1.10", pod: "web-5f86686c4d-aaaaa", zone: ZONE }],
+      [podEndpoint("web-5f86686c4d-aaaaa", "10.244.1.10", { namespace: NS, zone: ZONE })],
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
     slice(
-      NS,
       "web-svc-x2",
       "web-svc",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE }],
+      [podEndpoint("web-5f86686c4d-bbbbb", "10.244.1.11", { namespace: NS, zone: ZONE })],
+      { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
     ),
   );
   dst = await startServer(ctx.env.kubeconfigPath);
@@ -152,14 +156,13 @@ describe("destination-server on a real kube-apiserver", () => {
     // The remaining slice grows by one endpoint.
     await api.apply(
       slice(
-        NS,
         "web-svc-x2",
         "web-svc",
-        [{ name: "http", port: 8080 }],
         [
-          { ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE },
-          { ip: "10.244.1.12", pod: "web-5f86686c4d-ccccc", zone: ZONE },
+          podEndpoint("web-5f86686c4d-bbbbb", "10.244.1.11", { namespace: NS, zone: ZONE }),
+          podEndpoint("web-5f86686c4d-ccccc", "10.244.1.12", { namespace: NS, zone: ZONE }),
         ],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     expect(await stream.next()).toEqual({
@@ -169,14 +172,17 @@ describe("destination-server on a real kube-apiserver", () => {
     // An endpoint that turns not ready is removed.
     await api.apply(
       slice(
-        NS,
         "web-svc-x2",
         "web-svc",
-        [{ name: "http", port: 8080 }],
         [
-          { ip: "10.244.1.11", pod: "web-5f86686c4d-bbbbb", zone: ZONE },
-          { ip: "10.244.1.12", pod: "web-5f86686c4d-ccccc", zone: ZONE, ready: false },
+          podEndpoint("web-5f86686c4d-bbbbb", "10.244.1.11", { namespace: NS, zone: ZONE }),
+          podEndpoint("web-5f86686c4d-ccccc", "10.244.1.12", {
+            namespace: NS,
+            zone: ZONE,
+            ready: false,
+          }),
         ],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     expect(await stream.next()).toEqual({ remove: { addrs: [bareAddr("10.244.1.12")] } });
@@ -191,17 +197,21 @@ describe("destination-server on a real kube-apiserver", () => {
       resource: { group: "linkerd.io", kind: "ServiceProfile", name: WEB, namespace: NS },
     };
     await api.apply(
-      serviceProfile(NS, WEB, {
-        routes: [
-          {
-            name: "GET /api/list",
-            condition: { method: "GET", pathRegex: "/api/list" },
-            isRetryable: true,
-            timeout: "300ms",
-          },
-        ],
-        retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
-      }),
+      serviceProfile(
+        WEB,
+        {
+          routes: [
+            {
+              name: "GET /api/list",
+              condition: { method: "GET", pathRegex: "/api/list" },
+              isRetryable: true,
+              timeout: "300ms",
+            },
+          ],
+          retryBudget: { retryRatio: 0.25, minRetriesPerSecond: 5, ttl: "15s" },
+        },
+        { namespace: NS },
+      ),
     );
     const stream = track(getProfile(client, `${WEB}:80`));
     // The request can reach the server before the profile's watch event does: then the stream
@@ -226,15 +236,19 @@ describe("destination-server on a real kube-apiserver", () => {
     });
 
     await api.apply(
-      serviceProfile(NS, WEB, {
-        routes: [
-          {
-            name: "vote",
-            condition: { method: "POST" },
-            responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
-          },
-        ],
-      }),
+      serviceProfile(
+        WEB,
+        {
+          routes: [
+            {
+              name: "vote",
+              condition: { method: "POST" },
+              responseClasses: [{ condition: { status: { min: 500, max: 599 } }, isFailure: true }],
+            },
+          ],
+        },
+        { namespace: NS },
+      ),
     );
     expect(await stream.next()).toEqual({
       fullyQualifiedName: WEB,
@@ -274,7 +288,9 @@ describe("destination-server on a real kube-apiserver", () => {
     };
     expect(await stream.next()).toEqual({ retryBudget: BUDGET, endpoint });
 
-    await api.apply(opaqueServer(NS, "web-opaque", { app: "web" }, "http"));
+    await api.apply(
+      opaqueServer("web-opaque", { namespace: NS, podSelector: { app: "web" }, port: "http" }),
+    );
     expect(await stream.next()).toEqual({
       opaqueProtocol: true,
       retryBudget: BUDGET,
@@ -291,13 +307,14 @@ describe("destination-server on a real kube-apiserver", () => {
   it("GetProfile on a host port: loses the deleted pod, regains the new one once Running", async () => {
     const { api, client } = env();
     const exporter = (name: string, phase = "Running") =>
-      pod({
+      pod(name, {
+        ...CLUSTER_POD,
         namespace: "monitoring",
-        name,
         ip: phase === "Running" ? "10.244.1.20" : undefined,
+        labels: {},
+        ports: [{ name: "metrics", containerPort: 9100, protocol: "TCP", hostPort: 9100 }],
+        phase: phase,
         hostIp: "172.18.0.2",
-        ports: [["metrics", 9100, 9100]],
-        phase,
       });
     const withPod = (name: string) => ({
       retryBudget: BUDGET,

@@ -4,16 +4,14 @@ import { mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  connect,
-  get,
-  getProfile,
+  CLUSTER_POD,
   pod,
-  type SliceEndpoint,
-  type StreamRecorder,
+  podEndpoint,
   service,
   serviceProfile,
   slice,
-} from "@destination/server/testing";
+} from "@destination/test-support/builders";
+import { connect, get, getProfile, type StreamRecorder } from "@destination/test-support/server";
 import { serverMetric } from "./server-metrics.js";
 
 export const NS = "demo";
@@ -39,35 +37,50 @@ export class ManifestFolder {
 
 const webPods = (n: number) =>
   Array.from({ length: n }, (_, i) =>
-    pod({ namespace: NS, name: `web-${i}`, ip: `10.1.0.${i + 1}`, ports: [["http", 8080]] }),
+    pod(`web-${i}`, {
+      ...CLUSTER_POD,
+      namespace: NS,
+      ip: `10.1.0.${i + 1}`,
+      labels: {},
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
   );
-const webEndpoints = (n: number): SliceEndpoint[] =>
-  Array.from({ length: n }, (_, i) => ({ ip: `10.1.0.${i + 1}`, pod: `web-${i}` }));
+const webEndpoints = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    podEndpoint(`web-${i}`, `10.1.0.${i + 1}`, { namespace: NS }),
+  );
 
 // busy starts with one pod: a Get on a Service without endpoints sends nothing to wait for.
-const BUSY_SEED = pod({
+const BUSY_SEED = pod("busy-seed", {
+  ...CLUSTER_POD,
   namespace: NS,
-  name: "busy-seed",
   ip: "10.2.255.1",
-  ports: [["http", 8080]],
+  labels: {},
+  ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
 });
 
 /** The initial cluster: web (2 pods, a profile) and busy (no endpoints yet, a profile). */
 export async function writeInitialCluster(folder: ManifestFolder): Promise<void> {
   await folder.write(
     "web.yaml",
-    service(NS, "web", [{ port: 80, targetPort: 8080 }]),
+    service("web", { namespace: NS, ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
     ...webPods(2),
-    slice(NS, "web-1", "web", [{ port: 8080 }], webEndpoints(2)),
+    slice("web-1", "web", webEndpoints(2), {
+      namespace: NS,
+      ports: [{ port: 8080, protocol: "TCP" }],
+    }),
   );
-  await folder.write("web-profile.yaml", serviceProfile(NS, WEB, { routes: [] }));
+  await folder.write("web-profile.yaml", serviceProfile(WEB, { routes: [] }, { namespace: NS }));
   await folder.write(
     "busy.yaml",
-    service(NS, "busy", [{ port: 8080 }]),
+    service("busy", { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] }),
     BUSY_SEED,
-    slice(NS, "busy-1", "busy", [{ port: 8080 }], [{ ip: "10.2.255.1", pod: "busy-seed" }]),
+    slice("busy-1", "busy", [podEndpoint("busy-seed", "10.2.255.1", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ port: 8080, protocol: "TCP" }],
+    }),
   );
-  await folder.write("busy-profile.yaml", serviceProfile(NS, BUSY, { routes: [] }));
+  await folder.write("busy-profile.yaml", serviceProfile(BUSY, { routes: [] }, { namespace: NS }));
 }
 
 /** Scales web from 2 to 4 pods and back, each change seen on the open Get stream. */
@@ -78,9 +91,12 @@ export async function churnWeb(
   for (const n of [4, 2, 3]) {
     await folder.write(
       "web.yaml",
-      service(NS, "web", [{ port: 80, targetPort: 8080 }]),
+      service("web", { namespace: NS, ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
       ...webPods(n),
-      slice(NS, "web-1", "web", [{ port: 8080 }], webEndpoints(n)),
+      slice("web-1", "web", webEndpoints(n), {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     await stream.next();
   }
@@ -114,8 +130,21 @@ export async function overflowGet(folder: ManifestFolder, grpcPort: number, admi
       });
       await folder.write(
         `busy-${rounds}.yaml`,
-        ...batch.map((e) => pod({ namespace: NS, name: e.pod, ip: e.ip, ports: [["http", 8080]] })),
-        slice(NS, `busy-batch-${rounds}`, "busy", [{ port: 8080 }], batch),
+        ...batch.map((e) =>
+          pod(e.pod, {
+            ...CLUSTER_POD,
+            namespace: NS,
+            ip: e.ip,
+            labels: {},
+            ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+          }),
+        ),
+        slice(
+          `busy-batch-${rounds}`,
+          "busy",
+          batch.map((e) => podEndpoint(e.pod, e.ip, { namespace: NS })),
+          { namespace: NS, ports: [{ port: 8080, protocol: "TCP" }] },
+        ),
       );
       await fast.next();
     }
@@ -152,9 +181,13 @@ export async function overflowGetProfile(
       if (version > 100) throw new Error("the stalled GetProfile stream never overflowed");
       await folder.write(
         "busy-profile.yaml",
-        serviceProfile(NS, BUSY, {
-          routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })),
-        }),
+        serviceProfile(
+          BUSY,
+          {
+            routes: routes.map((r) => ({ ...r, isRetryable: version % 2 === 0 })),
+          },
+          { namespace: NS },
+        ),
       );
       await fast.next();
     }

@@ -11,7 +11,8 @@
 import { type SpawnedServer, spawnServer } from "@destination/integration/binary";
 import { CLUSTER_METRIC_NAMES } from "@destination/k8s-discovery";
 import { type KubeEnv, startKubeEnv } from "@destination/k8s-env";
-import { connect, get, getProfile, namespace, service } from "@destination/server/testing";
+import { namespace, service } from "@destination/test-support/builders";
+import { connect, get, getProfile } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertRules, dashboardQueries, KIT_FILES } from "../src/kit.js";
@@ -39,7 +40,10 @@ const closers: (() => void)[] = [];
 
 beforeAll(async () => {
   env = await startKubeEnv();
-  await env.apply([namespace("demo"), service("demo", "web", [{ port: 80, targetPort: 8080 }])]);
+  await env.apply([
+    namespace("demo"),
+    service("web", { namespace: "demo", ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
+  ]);
   server = await spawnServer([
     "-kubeconfig",
     env.kubeconfigPath,
@@ -74,7 +78,9 @@ beforeAll(async () => {
     { timeoutMs: 30_000 },
   );
   // A change after the initial list: a watch event.
-  await env.apply([service("demo", "api", [{ port: 8080 }])]);
+  await env.apply([
+    service("api", { namespace: "demo", ports: [{ port: 8080, protocol: "TCP" }] }),
+  ]);
   await eventually(async () =>
     expect(await serverMetric(s.adminPort, "k8s_watch_events_total")).toBeGreaterThan(0),
   );

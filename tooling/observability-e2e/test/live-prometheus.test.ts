@@ -4,7 +4,7 @@
 // accepted and name a metric the server declares.
 import { type SpawnedServer, spawnServer } from "@destination/integration/binary";
 import { CLUSTER_METRIC_NAMES } from "@destination/k8s-discovery";
-import { connect, get, getProfile } from "@destination/server/testing";
+import { connect, get, getProfile } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { alertRules, dashboardQueries, KIT_FILES, ruleGroups } from "../src/kit.js";

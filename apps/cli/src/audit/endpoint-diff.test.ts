@@ -1,6 +1,11 @@
 import { clone, tcpAddressFromString, WeightedAddrSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { addUpdate, meshedPod, opaquePod, removeUpdate } from "../testing/sample-messages.js";
+import {
+  addUpdate,
+  meshedPod,
+  opaquePod,
+  removeUpdate,
+} from "../../test/support/sample-messages.js";
 import { diffEndpoints } from "./endpoint-diff.js";
 
 const addresses = (list: readonly { address: string }[]) => list.map((d) => d.address);

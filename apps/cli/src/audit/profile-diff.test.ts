@@ -1,6 +1,6 @@
 import { clone, DestinationProfileSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { booksProfile } from "../testing/sample-messages.js";
+import { booksProfile } from "../../test/support/sample-messages.js";
 import { diffProfiles } from "./profile-diff.js";
 
 describe("diffProfiles", () => {

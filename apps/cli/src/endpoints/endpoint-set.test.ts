@@ -8,7 +8,12 @@ import {
 } from "@destination/proto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { addUpdate, meshedPod, opaquePod, removeUpdate } from "../testing/sample-messages.js";
+import {
+  addUpdate,
+  meshedPod,
+  opaquePod,
+  removeUpdate,
+} from "../../test/support/sample-messages.js";
 import { endpointKey } from "./endpoint-key.js";
 import { EndpointSet, type EndpointSetView } from "./endpoint-set.js";
 

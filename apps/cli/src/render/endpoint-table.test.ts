@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { gatewayAddress, meshedPod, opaquePod, WEB_IDENTITY } from "../testing/sample-messages.js";
+import {
+  gatewayAddress,
+  meshedPod,
+  opaquePod,
+  WEB_IDENTITY,
+} from "../../test/support/sample-messages.js";
 import { formatEndpointTable } from "./endpoint-table.js";
 import { colorStyles, plainStyles } from "./styles.js";
 

@@ -1,7 +1,7 @@
 import { UpdateSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { addUpdate, meshedPod } from "../testing/sample-messages.js";
+import { addUpdate, meshedPod } from "../../test/support/sample-messages.js";
 import { machineOutput, messageJson } from "./message-output.js";
 
 describe("machineOutput", () => {

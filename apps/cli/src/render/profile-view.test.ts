@@ -1,6 +1,6 @@
 import { create, DestinationProfileSchema, MetadataSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { booksProfile, meshedPod, WEB_IDENTITY } from "../testing/sample-messages.js";
+import { booksProfile, meshedPod, WEB_IDENTITY } from "../../test/support/sample-messages.js";
 import { formatProfile, metadataText } from "./profile-view.js";
 import { plainStyles } from "./styles.js";
 

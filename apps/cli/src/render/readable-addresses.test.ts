@@ -7,7 +7,7 @@ import {
   UpdateSchema,
 } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { addUpdate, meshedPod } from "../testing/sample-messages.js";
+import { addUpdate, meshedPod } from "../../test/support/sample-messages.js";
 import { addReadableAddresses } from "./readable-addresses.js";
 
 describe("addReadableAddresses", () => {

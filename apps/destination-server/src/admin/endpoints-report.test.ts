@@ -1,6 +1,15 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import {
+  CLUSTER_POD,
+  endpoint,
+  externalWorkload,
+  pod,
+  podEndpoint,
+  replicaSet,
+  service,
+  slice,
+} from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { externalWorkload, pod, replicaSet, service, slice } from "../testing/objects.js";
 import { type EndpointsReportOptions, endpointsReport } from "./endpoints-report.js";
 
 const NS = "shop";
@@ -13,11 +22,21 @@ function clusterWith(...objects: object[]): MemoryCluster {
   return cluster;
 }
 
-const webService = service(NS, "web", [{ name: "http", port: 80, targetPort: 8080 }], {
+const webService = service("web", {
+  namespace: NS,
+  ports: [{ name: "http", port: 80, targetPort: 8080, protocol: "TCP" }],
   clusterIP: "10.96.0.10",
 });
 const webPod = (name: string, ip: string) =>
-  pod({ namespace: NS, name, ip, ports: [["http", 8080]], replicaSet: "web-5d9c", node: "node-a" });
+  pod(name, {
+    ...CLUSTER_POD,
+    namespace: NS,
+    ip,
+    labels: { "pod-template-hash": "5d9c" },
+    replicaSet: "web-5d9c",
+    nodeName: "node-a",
+    ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+  });
 
 /** Each address with its verdict, the way a reader scans the report. */
 function verdicts(report: ReturnType<typeof endpointsReport>) {
@@ -30,14 +49,13 @@ describe("endpointsReport", () => {
   it("describes the Service, its slice and the pod behind each served address", () => {
     const cluster = clusterWith(
       webService,
-      replicaSet(NS, "web-5d9c", "web"),
+      replicaSet("web-5d9c", "web", { namespace: NS }),
       webPod("web-0", "10.1.0.1"),
       slice(
-        NS,
         "web-abc",
         "web",
-        [{ name: "http", port: 8080 }],
-        [{ ip: "10.1.0.1", pod: "web-0", zone: "zone-a" }],
+        [podEndpoint("web-0", "10.1.0.1", { namespace: NS, zone: "zone-a" })],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     const report = endpointsReport(cluster, WEB, options);
@@ -89,20 +107,28 @@ describe("endpointsReport", () => {
       webService,
       webPod("web-0", "10.1.0.1"),
       webPod("web-1", "10.1.0.2"),
-      externalWorkload(NS, "vm-1", "10.9.0.1", 8080),
+      externalWorkload("vm-1", {
+        namespace: NS,
+        ip: "10.9.0.1",
+        ports: [{ port: 8080 }],
+        labels: { app: "vm-1" },
+        meshTLS: { identity: "spiffe://vm-1", serverName: "vm-1" },
+      }),
       slice(
-        NS,
         "web-abc",
         "web",
-        [{ name: "http", port: 8080 }],
         [
-          { ip: "10.1.0.1", pod: "web-0" },
-          { ip: "10.1.0.2", pod: "web-1", ready: false },
-          { ip: "10.1.0.3", pod: "web-gone" },
+          podEndpoint("web-0", "10.1.0.1", { namespace: NS }),
+          podEndpoint("web-1", "10.1.0.2", { namespace: NS, ready: false }),
+          podEndpoint("web-gone", "10.1.0.3", { namespace: NS }),
         ],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
       {
-        ...slice(NS, "web-ext", "web", [{ name: "http", port: 8080 }], []),
+        ...slice("web-ext", "web", [], {
+          namespace: NS,
+          ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+        }),
         endpoints: [
           { addresses: ["10.9.0.1"], targetRef: { kind: "ExternalWorkload", name: "vm-1" } },
           { addresses: ["10.9.0.2"], targetRef: { kind: "ExternalWorkload", name: "vm-gone" } },
@@ -127,21 +153,15 @@ describe("endpointsReport", () => {
     const cluster = clusterWith(
       webService,
       webPod("web-0", "10.1.0.1"),
-      slice(
-        NS,
-        "web-a",
-        "web",
-        [{ name: "metrics", port: 9090 }],
-        [{ ip: "10.1.0.1", pod: "web-0" }],
-      ),
+      slice("web-a", "web", [podEndpoint("web-0", "10.1.0.1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ name: "metrics", port: 9090, protocol: "TCP" }],
+      }),
       {
-        ...slice(
-          NS,
-          "web-b",
-          "web",
-          [{ name: "http", port: 8080 }],
-          [{ ip: "10.1.0.1", pod: "web-0" }],
-        ),
+        ...slice("web-b", "web", [podEndpoint("web-0", "10.1.0.1", { namespace: NS })], {
+          namespace: NS,
+          ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+        }),
         addressType: "AppleTalk",
       },
     );
@@ -155,13 +175,10 @@ describe("endpointsReport", () => {
 
   it("leaves out IPv6 addresses when IPv6 is disabled", () => {
     const cluster = clusterWith(webService, webPod("web-0", "fd00::1"), {
-      ...slice(
-        NS,
-        "web-v6",
-        "web",
-        [{ name: "http", port: 8080 }],
-        [{ ip: "fd00::1", pod: "web-0" }],
-      ),
+      ...slice("web-v6", "web", [podEndpoint("web-0", "fd00::1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      }),
       addressType: "IPv6",
     });
     expect(verdicts(endpointsReport(cluster, WEB, { ...options, enableIpv6: false }))).toEqual([
@@ -171,21 +188,15 @@ describe("endpointsReport", () => {
   });
 
   it("serves a dual-stack pod over IPv6 only, as the watcher does", () => {
-    const v4 = slice(
-      NS,
-      "web-v4",
-      "web",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.1.0.1", pod: "web-0" }],
-    );
+    const v4 = slice("web-v4", "web", [podEndpoint("web-0", "10.1.0.1", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    });
     const v6 = {
-      ...slice(
-        NS,
-        "web-v6",
-        "web",
-        [{ name: "http", port: 8080 }],
-        [{ ip: "fd00::1", pod: "web-0" }],
-      ),
+      ...slice("web-v6", "web", [podEndpoint("web-0", "fd00::1", { namespace: NS })], {
+        namespace: NS,
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      }),
       addressType: "IPv6",
     };
     const cluster = clusterWith(webService, webPod("web-0", "10.1.0.1"), v4, v6);
@@ -200,13 +211,10 @@ describe("endpointsReport", () => {
   });
 
   it("serves one address of an endpoint that lists several, as the watcher does", () => {
-    const base = slice(
-      NS,
-      "web-abc",
-      "web",
-      [{ name: "http", port: 8080 }],
-      [{ ip: "10.1.0.1", pod: "web-0" }],
-    );
+    const base = slice("web-abc", "web", [podEndpoint("web-0", "10.1.0.1", { namespace: NS })], {
+      namespace: NS,
+      ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+    });
     const twoAddresses = {
       ...base,
       endpoints: base.endpoints?.map((ep) => ({ ...ep, addresses: ["10.1.0.1", "10.1.0.2"] })),
@@ -223,11 +231,10 @@ describe("endpointsReport", () => {
       webService,
       webPod("web-0", "10.1.0.1"),
       slice(
-        NS,
         "web-abc",
         "web",
-        [{ name: "http", port: 8080 }],
-        [{ ip: "10.1.0.1", pod: "web-0", zone: "zone-a", forZones: ["zone-a"] }],
+        [podEndpoint("web-0", "10.1.0.1", { namespace: NS, zone: "zone-a", forZones: ["zone-a"] })],
+        { namespace: NS, ports: [{ name: "http", port: 8080, protocol: "TCP" }] },
       ),
     );
     const report = endpointsReport(cluster, WEB, options);
@@ -237,7 +244,10 @@ describe("endpointsReport", () => {
 
   it("reports slices of a Service that is not cached, and nothing for an unknown one", () => {
     const cluster = clusterWith(
-      slice(NS, "web-abc", "web", [{ name: "http", port: 8080 }], [{ ip: "10.1.0.9" }]),
+      slice("web-abc", "web", [endpoint("10.1.0.9")], {
+        namespace: NS,
+        ports: [{ name: "http", port: 8080, protocol: "TCP" }],
+      }),
     );
     const report = endpointsReport(cluster, WEB, options);
     expect(report?.service).toBeNull();

@@ -1,4 +1,4 @@
-import { ManualClock } from "@destination/k8s-discovery/testing";
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { describe, expect, it } from "vitest";
 import { jitteredDelay, scheduleAudits } from "./audit-schedule.js";
 

@@ -1,4 +1,4 @@
-import { InMemoryMetrics, systemClock } from "@destination/core";
+import { systemClock } from "@destination/core";
 import { EndpointsWatcher } from "@destination/endpoints-watcher";
 import {
   type AuditSource,
@@ -10,13 +10,22 @@ import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import { create, tcpAddressFromString, UpdateSchema } from "@destination/proto";
 import {
+  CLUSTER_POD,
+  clusterBasics,
+  pod,
+  podEndpoint,
+  server,
+  service,
+  slice,
+} from "@destination/test-support/builders";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
+import {
   EndpointTranslation,
   EndpointTranslator,
   type EndpointTranslatorConfig,
 } from "@destination/translators";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
-import { clusterBasics, pod, server, service, slice } from "../testing/objects.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
 import { GetSubscriptions, witnessedSink } from "./get-subscriptions.js";
 import { cacheOf } from "./object-differences.js";
@@ -97,12 +106,27 @@ function setup(relistHeals = true, listsFail = false, settleMs = 0) {
   });
   for (const obj of [
     ...clusterBasics(),
-    service("shop", "web", [{ port: 8080 }]),
-    pod({ namespace: "shop", name: "web-1", ip: "10.0.0.1", ports: [["http", 8080]], labels: WEB }),
-    pod({ namespace: "shop", name: "web-2", ip: "10.0.0.2", ports: [["http", 8080]], labels: WEB }),
-    slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+    service("web", { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] }),
+    pod("web-1", {
+      ...CLUSTER_POD,
+      namespace: "shop",
+      ip: "10.0.0.1",
+      labels: WEB,
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+    pod("web-2", {
+      ...CLUSTER_POD,
+      namespace: "shop",
+      ip: "10.0.0.2",
+      labels: WEB,
+      ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+    }),
+    slice("web-abc", "web", [podEndpoint("web-1", "10.0.0.1", { namespace: "shop" })], {
+      namespace: "shop",
+      ports: [{ port: 8080, protocol: "TCP" }],
+    }),
     // Opacity from a Server is part of what both sides must agree on.
-    server("shop", "web-opaque", WEB, 8080),
+    server("web-opaque", { namespace: "shop", podSelector: WEB, port: 8080 }),
   ]) {
     truth.apply(obj);
   }
@@ -139,14 +163,13 @@ function setup(relistHeals = true, listsFail = false, settleMs = 0) {
 
 const twoEndpoints = () =>
   slice(
-    "shop",
     "web-abc",
     "web",
-    [{ port: 8080 }],
     [
-      { ip: "10.0.0.1", pod: "web-1" },
-      { ip: "10.0.0.2", pod: "web-2" },
+      podEndpoint("web-1", "10.0.0.1", { namespace: "shop" }),
+      podEndpoint("web-2", "10.0.0.2", { namespace: "shop" }),
     ],
+    { namespace: "shop", ports: [{ port: 8080, protocol: "TCP" }] },
   );
 
 describe("StreamAudit", () => {
@@ -196,16 +219,19 @@ describe("StreamAudit", () => {
     const report0 = await audit.run();
     expect(report0.result).toBe("healed");
     truth.apply(
-      slice("shop", "web-abc", "web", [{ port: 8080 }], [{ ip: "10.0.0.1", pod: "web-1" }]),
+      slice("web-abc", "web", [podEndpoint("web-1", "10.0.0.1", { namespace: "shop" })], {
+        namespace: "shop",
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
     );
     truth.apply(
-      pod({
+      pod("web-1", {
+        ...CLUSTER_POD,
         namespace: "shop",
-        name: "web-1",
         ip: "10.0.0.1",
-        ports: [["http", 8080]],
         labels: WEB,
-        serviceAccount: "payments",
+        serviceAccountName: "payments",
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
       }),
     );
     const report = await audit.run();
@@ -306,7 +332,9 @@ describe("StreamAudit", () => {
     });
     expect((await audit.run()).result).toBe("clean");
     truth.apply(
-      service("shop", "web", [{ port: 8080 }], {
+      service("web", {
+        namespace: "shop",
+        ports: [{ port: 8080, protocol: "TCP" }],
         annotations: { "config.linkerd.io/opaque-ports": "8080" },
       }),
     );

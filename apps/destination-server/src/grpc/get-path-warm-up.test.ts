@@ -1,7 +1,7 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import type { EndpointTranslatorConfig } from "@destination/translators";
 import { describe, expect, it } from "vitest";
-import { pod, service, slice } from "../testing/objects.js";
 import { type GetPathWarmUpOptions, warmGetPath } from "./get-path-warm-up.js";
 
 const NS = "shop";
@@ -19,13 +19,34 @@ const TRANSLATOR_CONFIG: EndpointTranslatorConfig = {
 /** Three Services with an endpoint each, one ExternalName and one without ports. */
 async function shop(): Promise<MemoryCluster> {
   const cluster = new MemoryCluster();
-  cluster.apply(service(NS, "a-external", [{ port: 80 }], { type: "ExternalName" }));
-  cluster.apply(service(NS, "b-headless", []));
+  cluster.apply(
+    service("a-external", {
+      namespace: NS,
+      ports: [{ port: 80, protocol: "TCP" }],
+      type: "ExternalName",
+    }),
+  );
+  cluster.apply(service("b-headless", { namespace: NS, ports: [] }));
   for (const [i, name] of ["cart", "checkout", "catalog"].entries()) {
     const ip = `10.244.0.${i + 1}`;
-    cluster.apply(service(NS, name, [{ port: 80, targetPort: 8080 }]));
-    cluster.apply(pod({ namespace: NS, name: `${name}-0`, ip, ports: [["http", 8080]] }));
-    cluster.apply(slice(NS, `${name}-1`, name, [{ port: 8080 }], [{ ip, pod: `${name}-0` }]));
+    cluster.apply(
+      service(name, { namespace: NS, ports: [{ port: 80, targetPort: 8080, protocol: "TCP" }] }),
+    );
+    cluster.apply(
+      pod(`${name}-0`, {
+        ...CLUSTER_POD,
+        namespace: NS,
+        ip,
+        labels: {},
+        ports: [{ name: "http", containerPort: 8080, protocol: "TCP" }],
+      }),
+    );
+    cluster.apply(
+      slice(`${name}-1`, name, [podEndpoint(`${name}-0`, ip, { namespace: NS })], {
+        namespace: NS,
+        ports: [{ port: 8080, protocol: "TCP" }],
+      }),
+    );
   }
   await cluster.start();
   return cluster;

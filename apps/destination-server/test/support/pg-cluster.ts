@@ -1,5 +1,5 @@
 import { MemoryCluster } from "@destination/k8s-discovery";
-import { pod, service, slice } from "../../src/testing/index.js";
+import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 
 /**
  * Service `data/pg` (port 5432) with the given instances `pg-<i>` at `10.244.5.<i+1>`, listed
@@ -7,18 +7,25 @@ import { pod, service, slice } from "../../src/testing/index.js";
  */
 export function pgCluster(instances: readonly number[]): MemoryCluster {
   const cluster = new MemoryCluster();
-  cluster.apply(service("data", "pg", [{ port: 5432 }]));
+  cluster.apply(service("pg", { namespace: "data", ports: [{ port: 5432, protocol: "TCP" }] }));
   const members = instances.map((i) => ({ name: `pg-${i}`, ip: `10.244.5.${i + 1}` }));
   for (const { name, ip } of members) {
-    cluster.apply(pod({ namespace: "data", name, ip, ports: [["pg", 5432]] }));
+    cluster.apply(
+      pod(name, {
+        ...CLUSTER_POD,
+        namespace: "data",
+        ip,
+        labels: {},
+        ports: [{ name: "pg", containerPort: 5432, protocol: "TCP" }],
+      }),
+    );
   }
   cluster.apply(
     slice(
-      "data",
       "pg-x",
       "pg",
-      [{ port: 5432 }],
-      members.map(({ name, ip }) => ({ ip, pod: name, hostname: name })),
+      members.map(({ name, ip }) => podEndpoint(name, ip, { namespace: "data", hostname: name })),
+      { namespace: "data", ports: [{ port: 5432, protocol: "TCP" }] },
     ),
   );
   return cluster;

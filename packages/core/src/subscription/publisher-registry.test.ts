@@ -1,5 +1,5 @@
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { describe, expect, it } from "vitest";
-import { InMemoryMetrics } from "../metrics.js";
 import { type LingerTimers, type Publisher, PublisherRegistry } from "./publisher-registry.js";
 import { SerialQueue } from "./serial-queue.js";
 import { newSubscription, type Subscription } from "./subscription.js";

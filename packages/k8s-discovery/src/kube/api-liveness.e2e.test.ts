@@ -5,10 +5,10 @@
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import type { KubeObject, Logger } from "@destination/core";
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
 import { RESOURCE_KINDS } from "../resource-kind.js";
-import { ManualClock } from "../testing/manual-clock.js";
 import { watchSilenceMs } from "./api-liveness.js";
 import { loadKubeConfig } from "./kube-config.js";
 import { ApiSilenceError, KubeHttpClient } from "./kube-http.js";

@@ -1,5 +1,5 @@
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../testing/manual-clock.js";
 import { keepAliveIdleMs, SilenceWatchdog, watchSilenceMs } from "./api-liveness.js";
 
 describe("SilenceWatchdog", () => {

@@ -1,10 +1,10 @@
 // The audit's seam on the cluster backend: a fresh list beside the caches, and a forced relist
 // that heals a cache which missed a watch event (the fake API server withholds one).
 import type { Pod } from "@destination/core";
+import { FakeApiServer } from "@destination/test-support/fake-api-server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditSourceOf } from "../audit-source.js";
-import { FakeApiServer } from "./fake-api-server.js";
 import { createKubeCluster, type KubeCluster } from "./kube-cluster.js";
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -1,5 +1,5 @@
-import { describeBackendSuite } from "../testing/backend-suite.js";
-import { FakeApiServer } from "./fake-api-server.js";
+import { describeBackendSuite } from "@destination/test-support/backend-suite";
+import { FakeApiServer } from "@destination/test-support/fake-api-server";
 import { createKubeCluster } from "./kube-cluster.js";
 
 // The cluster backend over HTTP against the fake API server; the same suite runs against a real

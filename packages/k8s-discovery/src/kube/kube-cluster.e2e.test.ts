@@ -1,12 +1,15 @@
 import type { KubeObject, Logger, Pod } from "@destination/core";
+import { EventRecorder } from "@destination/test-support/backend-suite";
+import {
+  FakeApiServer,
+  type FakeApiServerOptions,
+} from "@destination/test-support/fake-api-server";
+import { ManualClock } from "@destination/test-support/manual-clock";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClusterMetrics } from "../cluster-metrics.js";
 import { MemoryCache } from "../memory/memory-cache.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
-import { EventRecorder } from "../testing/backend-suite.js";
-import { ManualClock } from "../testing/manual-clock.js";
-import { FakeApiServer, type FakeApiServerOptions } from "./fake-api-server.js";
 import { createKubeCluster, type KubeCluster, type KubeClusterOptions } from "./kube-cluster.js";
 import { loadKubeConfig } from "./kube-config.js";
 

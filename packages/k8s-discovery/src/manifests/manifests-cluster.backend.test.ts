@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeObject } from "@destination/core";
+import { describeBackendSuite } from "@destination/test-support/backend-suite";
 import { stringify } from "yaml";
 import { keyOf } from "../cache.js";
-import { describeBackendSuite } from "../testing/backend-suite.js";
 import { createManifestsCluster } from "./manifests-cluster.js";
 import { removeManifest, writeManifest } from "./manifests-test-files.js";
 

@@ -2,12 +2,12 @@ import { mkdir, mkdtemp, rename, rm, symlink, truncate, writeFile } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Clock, Logger, Pod } from "@destination/core";
-import { InMemoryMetrics } from "@destination/core";
+import { EventRecorder } from "@destination/test-support/backend-suite";
+import { ManualClock } from "@destination/test-support/manual-clock";
+import { InMemoryMetrics } from "@destination/test-support/metrics";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ClusterMetrics, clusterMetrics } from "../cluster-metrics.js";
-import { EventRecorder } from "../testing/backend-suite.js";
-import { ManualClock } from "../testing/manual-clock.js";
 import { createManifestsCluster, type ManifestsCluster } from "./manifests-cluster.js";
 import { removeManifest, writeManifest } from "./manifests-test-files.js";
 

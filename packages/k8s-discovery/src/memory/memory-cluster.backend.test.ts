@@ -1,7 +1,7 @@
 import type { KubeObject } from "@destination/core";
+import { describeBackendSuite } from "@destination/test-support/backend-suite";
 import { keyOf } from "../cache.js";
 import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
-import { describeBackendSuite } from "../testing/backend-suite.js";
 import { MemoryCluster } from "./memory-cluster.js";
 
 /** A MemoryCluster whose initial objects arrive as the initial list when it starts. */

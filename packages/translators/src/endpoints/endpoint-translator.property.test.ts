@@ -5,7 +5,6 @@ import {
   addressIdKey,
   newAddress,
 } from "@destination/core";
-import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   equals,
   tcpAddressToString,
@@ -13,9 +12,10 @@ import {
   type WeightedAddr,
   WeightedAddrSchema,
 } from "@destination/proto";
+import { meshedPod, unmeshedPod } from "@destination/test-support/builders";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectingSink, config } from "../test-fixtures.js";
+import { collectingSink, config } from "../../test/support/fixtures.js";
 import { EndpointTranslation, EndpointTranslator } from "./endpoint-translator.js";
 
 // One endpoint as a test case describes it; any field change makes it a "changed" address.

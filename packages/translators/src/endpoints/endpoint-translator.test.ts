@@ -1,5 +1,4 @@
 import { newAddress } from "@destination/core";
-import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import {
   create,
   fromBinary,
@@ -11,8 +10,8 @@ import {
   UpdateSchema,
   WeightedAddrSchema,
 } from "@destination/proto";
+import { meshedPod, unmeshedPod } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import type { EndpointTranslatorConfig } from "../contracts.js";
 import {
   addressSet,
   collectingSink,
@@ -20,7 +19,8 @@ import {
   podAddress,
   recordingLogger,
   wireFields,
-} from "../test-fixtures.js";
+} from "../../test/support/fixtures.js";
+import type { EndpointTranslatorConfig } from "../contracts.js";
 import { EndpointTranslation, EndpointTranslator } from "./endpoint-translator.js";
 
 const IDENTITY = "serviceaccount-name.ns.serviceaccount.identity.linkerd.trust.domain";

@@ -8,7 +8,7 @@ import {
   toJson,
 } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { collectingSink, recordingLogger } from "../test-fixtures.js";
+import { collectingSink, recordingLogger } from "../../test/support/fixtures.js";
 import {
   completeAuthority,
   DEFAULT_SERVICE_PROFILE,

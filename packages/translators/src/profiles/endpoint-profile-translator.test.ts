@@ -1,8 +1,13 @@
 import { newAddress } from "@destination/core";
-import { meshedPod, unmeshedPod } from "@destination/core/testing";
 import { type DestinationProfile, DestinationProfileSchema, toJson } from "@destination/proto";
+import { meshedPod, unmeshedPod } from "@destination/test-support/builders";
 import { describe, expect, it } from "vitest";
-import { collectingSink, config, podAddress, recordingLogger } from "../test-fixtures.js";
+import {
+  collectingSink,
+  config,
+  podAddress,
+  recordingLogger,
+} from "../../test/support/fixtures.js";
 import { EndpointProfileTranslator } from "./endpoint-profile-translator.js";
 
 const IDENTITY = "serviceaccount-name.ns.serviceaccount.identity.linkerd.trust.domain";

@@ -1,7 +1,7 @@
 import type { ProfileListener, ServiceProfile } from "@destination/core";
 import { type DestinationProfile, DestinationProfileSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { collectingSink } from "../test-fixtures.js";
+import { collectingSink } from "../../test/support/fixtures.js";
 import { DEFAULT_SERVICE_PROFILE } from "./destination-profile.js";
 import {
   createServiceProfileStream,

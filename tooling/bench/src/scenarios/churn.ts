@@ -7,7 +7,11 @@
  * the end, every stream's endpoints are checked against the cluster (the convergence check).
  */
 import { fromBinary, UpdateSchema } from "@destination/proto";
-import { checkConvergence, describeConvergence, EndpointView } from "@destination/server/testing";
+import {
+  checkConvergence,
+  describeConvergence,
+  EndpointView,
+} from "@destination/test-support/server";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, contextToken, StreamGroup, type StreamSpec } from "../clients.js";
 import { authority } from "../fixtures.js";
