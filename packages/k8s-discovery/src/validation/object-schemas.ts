@@ -5,6 +5,7 @@ import {
   nonEmptyString,
   optionalBoolean,
   optionalList,
+  optionalNumber,
   optionalPort,
   optionalPortOrName,
   optionalString,
@@ -18,7 +19,8 @@ import { keptAs, keptWhole } from "./schema-projection.js";
 // be absent or `null`, as the API server writes it. What valibot outputs is not used. They
 // also say what the cache keeps (`projectObject`, see schema-projection.ts): of Pods and
 // Services exactly the fields named here, of other kinds the whole object (`keptWhole`), and
-// of `managedFields` the latest `Update` time.
+// of `managedFields` the latest `Update` time. core's types are proven equal to them
+// (object-types.test.ts), and so is what the protobuf readers give (kube/protobuf-shapes.test.ts).
 
 /**
  * An object (arrays included) whose listed fields pass their schemas, in the order given, read
