@@ -15,7 +15,7 @@ export {
   noopClusterMetrics,
   registerCacheSizeMetrics,
 } from "./cluster-metrics.js";
-export { informerLagSeconds, latestUpdateTime } from "./informer-lag.js";
+export { informerLagSeconds } from "./informer-lag.js";
 export { DEFAULT_API_SILENCE_TIMEOUT_MS } from "./kube/api-liveness.js";
 export type { ApiResource } from "./kube/api-resource.js";
 export type { BackoffPolicy } from "./kube/backoff.js";
@@ -33,6 +33,7 @@ export type { KubeBackend } from "./kube/load-kube-backend.js";
 export { createKubeCluster, loadKubeBackend, loadKubeConfig } from "./kube/load-kube-backend.js";
 export type { WatchStore } from "./kube/reflector.js";
 export type { KubeStatus } from "./kube/watch-event.js";
+export { latestUpdateTime } from "./managed-fields.js";
 export type { ManifestsCluster, ManifestsClusterOptions } from "./manifests/manifests-cluster.js";
 export { createManifestsCluster } from "./manifests/manifests-cluster.js";
 export type { IndexDefinition } from "./memory/memory-cache.js";

@@ -1,6 +1,7 @@
 import type { ManagedFieldsEntry } from "@destination/core";
 import { describe, expect, it } from "vitest";
-import { informerLagSeconds, latestUpdateTime, observeInformerLag } from "./informer-lag.js";
+import { informerLagSeconds, observeInformerLag } from "./informer-lag.js";
+import { latestUpdateTime } from "./managed-fields.js";
 import { MemoryCluster } from "./memory/memory-cluster.js";
 
 const at = (time: string, operation = "Update"): ManagedFieldsEntry => ({ operation, time });

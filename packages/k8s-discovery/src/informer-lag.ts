@@ -1,22 +1,9 @@
-import type { KubeObject, ManagedFieldsEntry } from "@destination/core";
+import type { KubeObject } from "@destination/core";
 import type { Cluster } from "./cluster.js";
 import { clusterCache } from "./cluster-cache.js";
 import { type ClusterMetrics, INFORMER_LAG_METRICS } from "./cluster-metrics.js";
+import { latestUpdateTime } from "./managed-fields.js";
 import type { ResourceKind } from "./resource-kind.js";
-
-/**
- * The latest `time` among `managedFields` entries with operation `Update`, in epoch milliseconds;
- * 0 when there is none. `Apply` entries do not count.
- */
-export function latestUpdateTime(managedFields: readonly ManagedFieldsEntry[] | null | undefined) {
-  let latest = 0;
-  for (const entry of managedFields ?? []) {
-    if (entry.operation !== "Update" || !entry.time) continue;
-    const time = Date.parse(entry.time);
-    if (Number.isFinite(time) && time > latest) latest = time;
-  }
-  return latest;
-}
 
 /**
  * The lag to observe for an update event, or undefined when there is none to observe: the new

@@ -30,8 +30,7 @@ export interface ContainerPort {
 }
 
 export interface Container {
-  name: string;
-  image?: string;
+  name?: string;
   ports?: ContainerPort[] | null;
   env?: { name: string; value?: string }[] | null;
 }

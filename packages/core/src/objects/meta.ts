@@ -1,5 +1,7 @@
 // Kubernetes objects as plain JSON, the way the API server and manifest files deliver them.
 // Only the fields the destination service reads are typed; everything else passes through.
+// They are k8s-discovery's object schemas written out (core has no dependencies to infer them
+// with), and proven equal to them there (validation/object-types.test.ts).
 
 export interface OwnerReference {
   apiVersion?: string;
@@ -10,7 +12,6 @@ export interface OwnerReference {
 }
 
 export interface ManagedFieldsEntry {
-  manager?: string;
   operation?: "Apply" | "Update" | string;
   time?: string | null;
 }

@@ -497,7 +497,7 @@ describe("cluster backend: list and watch", () => {
   it("observes informer lag once for an update whose Update time moved, never for a resync", async () => {
     const server = await fakeServer();
     const written = (ip: string, time: string) =>
-      pod("web-1", ip, { managedFields: [{ manager: "kubelet", operation: "Update", time }] });
+      pod("web-1", ip, { managedFields: [{ operation: "Update", time }] });
     server.apply(written("10.0.0.1", "2026-01-01T00:00:00Z"));
     const { metrics, count } = countingMetrics();
     const c = cluster(server, { metrics, resyncMs: 20 });

@@ -11,9 +11,9 @@ import { decodeMessage } from "./protobuf-decode.js";
 import { emptyObjectMeta, projectObjectMeta } from "./protobuf-object-meta.js";
 import { shared } from "./shared-strings.js";
 
-// A core/v1 Pod, decoded with the schema of proto/ (which declares only the fields of the `Pod`
-// type, all any watcher reads: see object-projection.ts), as the JSON of the same pod gives
-// them. The rest (volumes, probes, resources, conditions, container statuses: most of a real
+// A core/v1 Pod, decoded with the schema of proto/ (which declares only the fields the Pod's
+// object schema names, all any watcher reads; protobuf-shapes.test.ts holds them equal), as the
+// projection of the same pod's JSON gives them. The rest (volumes, probes, resources, conditions, container statuses: most of a real
 // pod's bytes) is skipped by length when decoding. Objects start as `{}`, filled field by field.
 
 type PodSpec = NonNullable<Pod["spec"]>;

@@ -10,8 +10,8 @@ import type { IntOrString } from "../gen/k8s/intstr/intstr_pb.js";
 import { decodeMessage } from "./protobuf-decode.js";
 import { emptyObjectMeta, hasEntries, projectObjectMeta } from "./protobuf-object-meta.js";
 
-// A core/v1 Service, decoded with the schema of proto/ (the fields of the `Service` type, see
-// object-projection.ts), as the JSON of the same Service gives them. Status, session affinity,
+// A core/v1 Service, decoded with the schema of proto/ (the fields the Service's object schema
+// names; protobuf-shapes.test.ts holds them equal), as the projection of its JSON gives them. Status, session affinity,
 // external IPs and the load-balancer settings are skipped by length when decoding.
 
 type ServiceSpec = NonNullable<Service["spec"]>;

@@ -6,6 +6,7 @@ import * as v from "valibot";
 /** A field that may be absent or `null`, as the API server writes an unset field. */
 export const optionalString = v.nullish(v.string());
 export const optionalBoolean = v.nullish(v.boolean());
+export const optionalNumber = v.nullish(v.number());
 
 /** `metadata.name`: a string, and not an empty one. */
 export const nonEmptyString = v.pipe(v.string(), v.nonEmpty());

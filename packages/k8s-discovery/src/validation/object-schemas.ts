@@ -1,19 +1,26 @@
 import * as v from "valibot";
+import { latestUpdateOnly } from "../managed-fields.js";
 import type { ResourceKind } from "../resource-kind.js";
 import {
   nonEmptyString,
   optionalBoolean,
   optionalList,
+  optionalNumber,
   optionalPort,
   optionalPortOrName,
   optionalString,
   optionalStringMap,
   port,
 } from "./field-schemas.js";
+import { keptAs, keptWhole } from "./schema-projection.js";
 
-// The schemas check only the fields some watcher or index reads, and only their types: unknown
-// fields pass, and an optional field may be absent or `null`, as the API server writes it.
-// The objects are kept as they came; what valibot outputs is not used.
+// The one declaration of the Kubernetes fields the destination service reads. The schemas
+// check only those fields, and only their types: unknown fields pass, and an optional field may
+// be absent or `null`, as the API server writes it. What valibot outputs is not used. They
+// also say what the cache keeps (`projectObject`, see schema-projection.ts): of Pods and
+// Services exactly the fields named here, of other kinds the whole object (`keptWhole`), and
+// of `managedFields` the latest `Update` time. core's types are proven equal to them
+// (object-types.test.ts), and so is what the protobuf readers give (kube/protobuf-shapes.test.ts).
 
 /**
  * An object (arrays included) whose listed fields pass their schemas, in the order given, read
@@ -28,24 +35,43 @@ const optionalFields = <T extends v.ObjectEntries>(entries: T) => v.nullish(fiel
 
 export type ObjectSchema = v.GenericSchema;
 
-const metadata = fields({
-  name: nonEmptyString,
-  // Unlike the fields below, these three may be absent but not `null`.
-  namespace: v.optional(v.string()),
-  uid: v.optional(v.string()),
-  resourceVersion: v.optional(v.string()),
-  creationTimestamp: optionalString,
-  deletionTimestamp: optionalString,
-  labels: optionalStringMap,
-  annotations: optionalStringMap,
-  ownerReferences: optionalList(
-    fields({ kind: v.string(), name: v.string(), controller: optionalBoolean }),
-  ),
-  managedFields: optionalList(fields({ time: optionalString })),
-});
+// Metadata is kept as it came (owner references whole), but for `managedFields`.
+const metadata = keptWhole(
+  fields({
+    name: nonEmptyString,
+    // Unlike the fields below, these three may be absent but not `null`.
+    namespace: v.optional(v.string()),
+    uid: v.optional(v.string()),
+    resourceVersion: v.optional(v.string()),
+    // The external workload controller compares slices' generations.
+    generation: optionalNumber,
+    creationTimestamp: optionalString,
+    deletionTimestamp: optionalString,
+    labels: optionalStringMap,
+    annotations: optionalStringMap,
+    ownerReferences: optionalList(
+      fields({
+        apiVersion: optionalString,
+        kind: v.string(),
+        name: v.string(),
+        uid: optionalString,
+        controller: optionalBoolean,
+      }),
+    ),
+    // Informer lag reads the latest `Update` time; nothing else of it is kept.
+    managedFields: keptAs(
+      optionalList(fields({ operation: optionalString, time: optionalString })),
+      latestUpdateOnly,
+    ),
+  }),
+);
 
+/** An object of a kind whose cache keeps exactly the fields named (and its whole metadata). */
 const object = <T extends v.ObjectEntries>(entries: T) =>
   fields({ apiVersion: optionalString, kind: optionalString, metadata, ...entries });
+
+/** An object of a kind whose cache keeps it whole: what is named is checked. */
+const wholeObject = <T extends v.ObjectEntries>(entries: T) => keptWhole(object(entries));
 
 const objectReference = optionalFields({
   kind: optionalString,
@@ -125,7 +151,7 @@ const endpointAddress = fields({
   targetRef: objectReference,
 });
 
-const endpoints = object({
+const endpoints = wholeObject({
   subsets: optionalList(
     fields({
       addresses: optionalList(endpointAddress),
@@ -135,7 +161,7 @@ const endpoints = object({
   ),
 });
 
-const endpointSlice = object({
+const endpointSlice = wholeObject({
   addressType: v.string(),
   endpoints: optionalList(
     fields({
@@ -165,7 +191,7 @@ const endpointSlice = object({
 // Routes, retry budgets and overrides are read field by field by the profile translator, which
 // rejects a wrongly typed field the way upstream's decoding does; only their containers are
 // checked here.
-const serviceProfile = object({
+const serviceProfile = wholeObject({
   spec: optionalFields({
     routes: optionalList(v.unknown()),
     retryBudget: optionalFields({}),
@@ -174,7 +200,7 @@ const serviceProfile = object({
   }),
 });
 
-const server = object({
+const server = wholeObject({
   spec: optionalFields({
     podSelector: labelSelector,
     externalWorkloadSelector: labelSelector,
@@ -184,7 +210,7 @@ const server = object({
   }),
 });
 
-const externalWorkload = object({
+const externalWorkload = wholeObject({
   spec: optionalFields({
     meshTLS: optionalFields({ identity: v.string(), serverName: v.string() }),
     ports: optionalList(fields({ name: optionalString, port, protocol: optionalString })),
@@ -195,7 +221,7 @@ const externalWorkload = object({
   }),
 });
 
-const metadataOnly = object({});
+const metadataOnly = wholeObject({});
 
 // What protobuf cannot rule out in an object read by the readers in `kube/`: they give every
 // field its schema's type by construction, but the wire allows an empty string and an absent
@@ -221,8 +247,8 @@ export const TYPED_OBJECT_SCHEMAS: Readonly<Partial<Record<ResourceKind, ObjectS
   Job: typedObject,
 };
 
-/** What a `kind` must look like for the watchers to read it. */
-export const OBJECT_SCHEMAS: Readonly<Record<ResourceKind, ObjectSchema>> = {
+/** What a `kind` must look like for the watchers to read it, and what its cache keeps. */
+export const OBJECT_SCHEMAS = {
   Service: service,
   EndpointSlice: endpointSlice,
   Endpoints: endpoints,
@@ -233,4 +259,7 @@ export const OBJECT_SCHEMAS: Readonly<Record<ResourceKind, ObjectSchema>> = {
   Node: metadataOnly,
   ReplicaSet: metadataOnly,
   Job: metadataOnly,
-};
+} as const satisfies Readonly<Record<ResourceKind, ObjectSchema>>;
+
+/** What the cache keeps of an object of a kind it does not check (a Secret): all but `managedFields`. */
+export const ANY_OBJECT_SCHEMA: ObjectSchema = metadataOnly;
