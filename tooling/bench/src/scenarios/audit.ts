@@ -7,7 +7,7 @@
  * counters from `/metrics`) and reads the API server's request counters after each run. The
  * first run is not measured (the JIT is cold, and it may start before every stream is open).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { KubeEnv } from "@destination/k8s-env";
@@ -23,7 +23,7 @@ import { ClientPool, StreamGroup, type StreamSpec } from "../clients.js";
 import { authority, dataset, serviceProfile } from "../fixtures.js";
 import { inParallel, KubeWriter } from "../kube-writer.js";
 import { deltaOf, sumBy } from "../prom-text.js";
-import type { ParamValue, ScenarioResult } from "../report.js";
+import { type ParamValue, roundResult, type ScenarioResult } from "../report.js";
 import {
   procPeakRssMb,
   resetPeakRss,
@@ -59,6 +59,8 @@ interface SizeMeasure {
   readonly lists: ApiLists[];
   readonly objects: number;
   readonly streamsChecked: number;
+  /** The longest event-loop delay seen after the warm-up run (prom-client's gauge). */
+  readonly eventLoopLagMaxMs: number;
 }
 
 export async function audit(plan: BenchPlan, ctx: ScenarioContext): Promise<ScenarioResult[]> {
@@ -69,6 +71,7 @@ export async function audit(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
   const env = await startBenchApiServer();
   const writer = new KubeWriter(env);
   const out: ScenarioResult[] = [];
+  let failed = false;
   try {
     const largest = Math.ceil((sizes.at(-1) ?? 0) / p.podsPerService);
     const data = dataset(largest, p.podsPerService);
@@ -88,16 +91,54 @@ export async function audit(plan: BenchPlan, ctx: ScenarioContext): Promise<Scen
       ctx.log(
         `audit: ${pods} pods in the API server (${writer.writes} requests so far, this size in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
       );
-      const m = await measureSize(plan, ctx, env, pods, services, logDir);
-      const row = result(p.intervalMs, m);
-      ctx.log(`audit ${pods} pods: ${JSON.stringify(row.extra)}`);
-      out.push(row);
+      try {
+        const m = await measureSize(plan, ctx, env, pods, services, logDir);
+        const row = result(p.intervalMs, m);
+        ctx.log(`audit ${pods} pods: ${JSON.stringify(roundResult(row))}`);
+        out.push(row);
+      } catch (err) {
+        // A size that fails is a finding: reported as a row, the server's log kept.
+        failed = true;
+        const message = err instanceof Error ? `${err.message} ${causeOf(err)}` : String(err);
+        const log = join(logDir, `ours-${pods}.log`);
+        const tail = existsSync(log)
+          ? readFileSync(log, "utf8").trimEnd().split("\n").slice(-20).join("\n")
+          : "";
+        ctx.log(`audit ${pods} pods FAILED: ${message}\nserver log ${log}:\n${tail}`);
+        out.push({
+          name: "audit",
+          params: { pods, services },
+          samples: 0,
+          median_ms: Number.NaN,
+          p99_ms: Number.NaN,
+          extra: { error: message.slice(0, 300) },
+        });
+      }
     }
     return out;
   } finally {
     writer.close();
     await env.stop();
-    rmSync(logDir, { recursive: true, force: true });
+    if (!failed) rmSync(logDir, { recursive: true, force: true });
+  }
+}
+
+function causeOf(err: Error): string {
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error ? `(${cause.message})` : cause === undefined ? "" : String(cause);
+}
+
+/**
+ * The server's `/metrics`, tried again once: a poll can meet the admin server closing a
+ * keep-alive connection that sat idle while the event loop was busy.
+ */
+async function serverMetrics(ctx: ScenarioContext, server: ServerProcess): Promise<string> {
+  try {
+    return await metricsText(server.adminPort);
+  } catch (err) {
+    ctx.log(`audit: /metrics failed (${causeOf(err as Error)}); trying again`);
+    await sleep(100);
+    return await metricsText(server.adminPort);
   }
 }
 
@@ -149,7 +190,7 @@ async function measureSize(
     const measured = await sampleRuns(ctx, env, server, p.runs + 1, p.intervalMs);
     const ended = groups.reduce((n, g) => n + g.ended, 0);
     if (ended > 0) ctx.log(`audit ${pods} pods: WARNING ${ended} streams ended during the runs`);
-    const text = await metricsText(server.adminPort);
+    const text = await serverMetrics(ctx, server);
     if (ctx.cpuProfDir !== undefined) await profileOneRun(ctx, server, pods, p.intervalMs);
     for (const g of groups) g.cancel();
     return {
@@ -186,7 +227,9 @@ async function sampleRuns(
   server: ServerProcess,
   runs: number,
   intervalMs: number,
-): Promise<Pick<SizeMeasure, "runs" | "idleCpuMsPerS" | "peakRssMb" | "lists">> {
+): Promise<
+  Pick<SizeMeasure, "runs" | "idleCpuMsPerS" | "peakRssMb" | "lists" | "eventLoopLagMaxMs">
+> {
   const samples: AuditSample[] = [];
   const peaks: number[] = [];
   const readings: Promise<ApiLists>[] = [];
@@ -196,8 +239,9 @@ async function sampleRuns(
   const deadline = nowMs() + (runs + 1) * intervalMs * 1.1 + 20 * 60_000;
   let steps = 0;
   let lastStepAt = 0;
+  let lagMaxS = 0;
   for (;;) {
-    const text = await metricsText(server.adminPort);
+    const text = await serverMetrics(ctx, server);
     const byResult = sumBy(text, "destination_audit_runs_total", "result");
     const sample: AuditSample = {
       atMs: nowMs(),
@@ -207,6 +251,8 @@ async function sampleRuns(
       clean: byResult.get("clean") ?? 0,
       durationSumS: sumMetric(text, "destination_audit_duration_seconds_sum"),
     };
+    // prom-client's event-loop delay histogram is reset at each scrape: the max since the last.
+    if (steps > 0) lagMaxS = Math.max(lagMaxS, sumMetric(text, "nodejs_eventloop_lag_max_seconds"));
     const prev = samples.at(-1);
     samples.push(sample);
     if (prev !== undefined && sample.runs > prev.runs) {
@@ -241,6 +287,7 @@ async function sampleRuns(
     idleCpuMsPerS: timeline.idleCpuMsPerS,
     peakRssMb: peaks.slice(1),
     lists: perRun,
+    eventLoopLagMaxMs: lagMaxS * 1000,
   };
 }
 
@@ -296,6 +343,7 @@ function result(intervalMs: number, m: SizeMeasure): ScenarioResult {
       rss_sampled_peak_mb: Math.max(...m.runs.map((r) => r.rssSampledPeakMb)),
       objects: m.objects,
       streams_checked: m.streamsChecked,
+      eventloop_lag_max_ms: m.eventLoopLagMaxMs,
       list_requests: median(m.lists.map((l) => total(l, "requests"))),
       ...lists,
       response_mb: median(m.lists.map((l) => total(l, "bytes"))) / 2 ** 20,
