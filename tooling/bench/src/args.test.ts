@@ -8,6 +8,7 @@ describe("parseArgs", () => {
     expect(args.json).toBeUndefined();
     expect(args.only).toEqual([...DEFAULT_SCENARIOS]);
     expect(args.only).not.toContain("cluster");
+    expect(args.only).not.toContain("audit");
   });
 
   it("reads flags in both spellings and ignores a literal --", () => {
@@ -72,5 +73,19 @@ describe("resolvePlan", () => {
     expect(plan.storm.runs).toBe(4);
     expect(plan.fanout.rounds).toBe(16);
     expect(plan.churn.seconds).toBe(9);
+  });
+
+  it("sizes the audit scenario: the issue's three sizes, one small one with --quick", () => {
+    expect(resolvePlan(parseArgs(["--only", "audit"])).audit).toMatchObject({
+      pods: [1000, 10_000, 50_000],
+      runs: 3,
+      intervalMs: 10_000,
+    });
+    expect(resolvePlan(parseArgs(["--quick", "--only", "audit"])).audit).toMatchObject({
+      pods: [500],
+      runs: 2,
+    });
+    const plan = resolvePlan(parseArgs(["--audit-pods=2000,4000", "--runs", "5"]));
+    expect(plan.audit).toMatchObject({ pods: [2000, 4000], runs: 5 });
   });
 });

@@ -11,11 +11,12 @@ export const SCENARIOS = [
   "cluster",
   "churn-mix",
   "scale-curve",
+  "audit",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 /**
- * `cluster`, `churn-mix` and `scale-curve` need a real API server (built on first use), so they
- * run only when asked for.
+ * `cluster`, `churn-mix`, `scale-curve` and `audit` need a real API server (built on first use),
+ * so they run only when asked for.
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ["fanout", "scale", "churn", "storm"];
 
@@ -35,6 +36,7 @@ export interface BenchArgs {
   readonly scalePods: readonly number[] | undefined;
   readonly clusterPods: number | undefined;
   readonly scaleCurvePods: readonly number[] | undefined;
+  readonly auditPods: readonly number[] | undefined;
   /** Runtime patches of the server child that model a proposed change (experiments.ts). */
   readonly experiments: readonly string[];
   readonly help: boolean;
@@ -51,7 +53,7 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --json FILE         also write the results as JSON
   --runs N            repetitions per measurement (default 5, 2 with --quick)
   --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
-                      (default: all but cluster, churn-mix and scale-curve)
+                      (default: all but cluster, churn-mix, scale-curve and audit)
   --churn-seconds N   churn duration (default 30, 5 with --quick)
   --cpu-prof DIR      run the server children with --cpu-prof into DIR
   --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
@@ -61,6 +63,7 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --cluster-pods N    pods of the cluster and churn-mix scenarios (default 10000, 2000
                       with --quick)
   --scale-curve-pods L  scale-curve sizes (default 1000,10000,50000; 1000,2000 with --quick)
+  --audit-pods L      audit sizes (default 1000,10000,50000; 500 with --quick)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -99,6 +102,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     scalePods: undefined as number[] | undefined,
     clusterPods: undefined as number | undefined,
     scaleCurvePods: undefined as number[] | undefined,
+    auditPods: undefined as number[] | undefined,
     experiments: [] as string[],
     help: false,
   };
@@ -147,6 +151,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         break;
       case "--scale-curve-pods":
         args.scaleCurvePods = intList(flag, next());
+        break;
+      case "--audit-pods":
+        args.auditPods = intList(flag, next());
         break;
       case "--experiment":
         for (const name of value(flag, next()).split(",")) {
@@ -240,6 +247,17 @@ export interface BenchPlan {
     readonly podsPerService: number;
     readonly passes: number;
   };
+  /** The self-audit's cost: one server per size, audit runs measured on a growing API server. */
+  readonly audit: {
+    readonly pods: readonly number[];
+    readonly podsPerService: number;
+    /** Runs measured per size, after one unmeasured run (the JIT is cold in the first). */
+    readonly runs: number;
+    /** `-audit-interval` of the server, ms (the server jitters it by ±10 %). */
+    readonly intervalMs: number;
+    /** GetProfile streams (and ServiceProfiles) on the first Services. */
+    readonly profileStreams: number;
+  };
 }
 
 export function resolvePlan(args: BenchArgs): BenchPlan {
@@ -299,6 +317,14 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       pods: args.scaleCurvePods ?? (args.quick ? [1000, 2000] : [1000, 10_000, 50_000]),
       podsPerService: 10,
       passes: args.runs ?? (args.quick ? 1 : 3),
+    },
+    audit: {
+      pods: args.auditPods ?? (args.quick ? [500] : [1000, 10_000, 50_000]),
+      podsPerService: 10,
+      runs: args.runs ?? (args.quick ? 2 : 3),
+      // Long enough for a 50k run and an idle window between runs; short enough to take several.
+      intervalMs: args.quick ? 5000 : 10_000,
+      profileStreams: args.quick ? 20 : 100,
     },
   };
 }

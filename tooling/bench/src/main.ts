@@ -7,6 +7,7 @@ import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { ArgsError, parseArgs, resolvePlan, type ScenarioName, USAGE } from "./args.js";
 import { benchDocument, formatTable, type ScenarioResult } from "./report.js";
+import { audit } from "./scenarios/audit.js";
 import { churn } from "./scenarios/churn.js";
 import { churnMix } from "./scenarios/churn-mix.js";
 import { cluster } from "./scenarios/cluster.js";
@@ -27,6 +28,7 @@ const RUNNERS: Record<
   cluster,
   "churn-mix": churnMix,
   "scale-curve": scaleCurve,
+  audit,
 };
 
 async function main(): Promise<number> {

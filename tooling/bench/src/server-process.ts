@@ -5,7 +5,7 @@
  * `/proc/<pid>`, which counts every thread of either runtime alike.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, readFileSync } from "node:fs";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { ProcessCpu } from "./process-cpu.js";
@@ -63,6 +63,8 @@ export interface StartServerOptions {
    * `stop()` then ends the server with SIGTERM, so that the profile is written.
    */
   readonly cpuProfDir?: string;
+  /** Flags after the common ones (a later flag wins), e.g. `-audit-interval=10s`. */
+  readonly extraFlags?: readonly string[];
 }
 
 /** Starts a server and resolves once its admin port answers `/ready` with 200. */
@@ -78,6 +80,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     "-cluster-domain=cluster.local",
     "-enable-endpoint-slices=true",
     "-log-level=warn",
+    ...(options.extraFlags ?? []),
   ];
   let child: ChildProcess;
   const spawnedAtUs = monotonicUs();
@@ -226,6 +229,26 @@ export function procRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = /^VmRSS:\s+(\d+) kB/m.exec(status);
   return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/** VmHWM of `/proc/<pid>/status` (the peak RSS since the start or the last reset), in MiB. */
+export function procPeakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /^VmHWM:\s+(\d+) kB/m.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+/**
+ * Resets VmHWM to the current RSS (`5` to `/proc/<pid>/clear_refs`, Linux 4.0+), so that the
+ * next read of `procPeakRssMb` is the peak since now; false where the kernel refuses.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

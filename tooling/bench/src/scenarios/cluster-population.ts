@@ -1,5 +1,6 @@
 /**
- * The real API server of the side-by-side scenarios (`cluster`, `churn-mix`), and the dataset
+ * The real API server of the cluster-mode scenarios (`cluster`, `churn-mix`, `scale-curve`,
+ * `audit`), and the dataset
  * written into it the way a cluster's controllers write it.
  */
 import type { KubeObject } from "@destination/core";
@@ -38,6 +39,38 @@ export async function populate(
     byKind.EndpointSlice,
     after,
   ] as (readonly KubeObject[])[]) {
+    await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
+  }
+}
+
+/**
+ * Writes the Services `from` … `to`-1 of the dataset with their ReplicaSets, pods and slices
+ * (and, the first time, the namespaces and nodes): a cluster grown from size to size.
+ */
+export async function populateServices(
+  writer: KubeWriter,
+  data: Dataset,
+  from: number,
+  to: number,
+  podsPerService: number,
+): Promise<void> {
+  const { byKind } = data;
+  const first: KubeObject[] =
+    from === 0
+      ? [
+          ...["linkerd", ...Array.from({ length: NAMESPACES }, (_, i) => namespaceOf(i))].map(
+            (name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }),
+          ),
+          ...byKind.Node,
+        ]
+      : [];
+  for (const batch of [
+    first,
+    byKind.ReplicaSet.slice(from, to),
+    byKind.Service.slice(from, to),
+    byKind.Pod.slice(from * podsPerService, to * podsPerService),
+    byKind.EndpointSlice.slice(from, to),
+  ] as KubeObject[][]) {
     await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
   }
 }

@@ -13,15 +13,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { KubeObject } from "@destination/core";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup, type StreamSpec } from "../clients.js";
-import { authority, type Dataset, dataset, NAMESPACES, namespaceOf } from "../fixtures.js";
-import { inParallel, KubeWriter } from "../kube-writer.js";
+import { authority, dataset } from "../fixtures.js";
+import { KubeWriter } from "../kube-writer.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import { type ServerKind, startServerProcess } from "../server-process.js";
 import { median, nowMs, slope, summarize } from "../stats.js";
-import { startBenchApiServer, WRITE_CONCURRENCY } from "./cluster-population.js";
+import { populateServices, startBenchApiServer } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 
 interface Pass {
@@ -55,7 +54,7 @@ export async function scaleCurve(plan: BenchPlan, ctx: ScenarioContext): Promise
     for (const pods of sizes) {
       const services = Math.ceil(pods / p.podsPerService);
       const t0 = performance.now();
-      await grow(writer, data, written, services, p.podsPerService);
+      await populateServices(writer, data, written, services, p.podsPerService);
       written = services;
       ctx.log(
         `scale-curve: ${pods} pods in the API server (${writer.writes} requests so far, this size in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
@@ -82,35 +81,6 @@ export async function scaleCurve(plan: BenchPlan, ctx: ScenarioContext): Promise
     writer.close();
     await env.stop();
     rmSync(logDir, { recursive: true, force: true });
-  }
-}
-
-/** Writes the services `from` … `to`-1 of the dataset (and, the first time, nodes and namespaces). */
-async function grow(
-  writer: KubeWriter,
-  data: Dataset,
-  from: number,
-  to: number,
-  podsPerService: number,
-): Promise<void> {
-  const { byKind } = data;
-  const first: KubeObject[] =
-    from === 0
-      ? [
-          ...["linkerd", ...Array.from({ length: NAMESPACES }, (_, i) => namespaceOf(i))].map(
-            (name) => ({ apiVersion: "v1", kind: "Namespace", metadata: { name } }),
-          ),
-          ...byKind.Node,
-        ]
-      : [];
-  for (const batch of [
-    first,
-    byKind.ReplicaSet.slice(from, to),
-    byKind.Service.slice(from, to),
-    byKind.Pod.slice(from * podsPerService, to * podsPerService),
-    byKind.EndpointSlice.slice(from, to),
-  ] as KubeObject[][]) {
-    await inParallel(batch, WRITE_CONCURRENCY, (obj) => writer.apply(obj));
   }
 }
 
