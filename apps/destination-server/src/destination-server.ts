@@ -76,8 +76,8 @@ function warmUpGetPath(
 /**
  * How often `nodejs_eventloop_lag_*` samples the event loop. prom-client's default, 10 ms,
  * wakes the process 100 times a second, busy or idle: about 9 ms of CPU per second on an idle
- * server (BENCHMARKS.md, "Cost per kind of change, 2026-12-06"). Every 100 ms still sees any
- * stall that long.
+ * server (BENCHMARKS.md, "Idle CPU and hot counters" in "Findings that shaped the design").
+ * Every 100 ms still sees any stall that long.
  */
 const EVENT_LOOP_DELAY_SAMPLE_MS = 100;
 

@@ -6,7 +6,7 @@ import type { Counter } from "prom-client";
  * One counter series whose increments are added up here and handed to prom-client when the
  * counter is read (from its `collect`): prom-client hashes and checks the label set on every
  * `inc`, which cost more than the rest of handling a watch event or sending a message
- * (BENCHMARKS.md, "Cost per kind of change"). The value stays prom-client's; this only holds
+ * (BENCHMARKS.md, "Idle CPU and hot counters"). The value stays prom-client's; this only holds
  * what it has not been told yet, and a series nothing was added to is not created by a flush.
  */
 export class BatchedSeries implements BoundCounter {

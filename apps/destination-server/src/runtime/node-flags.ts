@@ -6,8 +6,9 @@
 import { execArgv, execPath } from "node:process";
 
 /**
- * What the binary adds to node's command line, with why, measured in BENCHMARKS.md ("Node
- * flags"). A flag the operator already gives (on the command line or in NODE_OPTIONS) wins.
+ * What the binary adds to node's command line, with why, measured in BENCHMARKS.md ("Node 26
+ * and 16 MiB semi-spaces"; the server README's "Node flags"). A flag the operator already
+ * gives (on the command line or in NODE_OPTIONS) wins.
  */
 export const DEFAULT_NODE_FLAGS: readonly string[] = [
   // Node 24+ size the young generation from the heap limit: 64–128 MiB committed on a large
