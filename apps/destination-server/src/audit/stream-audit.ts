@@ -24,6 +24,7 @@ import {
   type ProfileSide,
 } from "./profile-comparison.js";
 import type { ProfileSubscription, ProfileSubscriptions } from "./profile-subscriptions.js";
+import { TimeSlices } from "./time-slices.js";
 
 /** The serving watchers whose answers the streams were sent. */
 export interface LiveWatchers {
@@ -52,6 +53,11 @@ export interface StreamAuditOptions {
    * and those events are on their way. 0: counted at once.
    */
   readonly settleMs: number;
+  /**
+   * The longest the run works before the event loop gets a turn (10 ms by default), so Get
+   * streams are served while a run lasts.
+   */
+  readonly sliceMs?: number;
 }
 
 /** What one run found. */
@@ -259,18 +265,25 @@ export class StreamAudit {
     fresh: Fresh,
   ): Promise<Found> {
     const live = this.#live();
-    const get = gets
-      .map((s) => {
-        const witness = this.#options.getSubscriptions.witnessOf(s);
-        const expected = heldView(fresh.get, s);
-        return witness === undefined
+    const slices = this.#slices();
+    const get: GetDivergence[] = [];
+    for (const s of gets) {
+      await slices.pause();
+      // A stream that ended while the run paused holds nothing any more.
+      if (!this.#options.getSubscriptions.has(s)) continue;
+      const witness = this.#options.getSubscriptions.witnessOf(s);
+      const expected = heldView(fresh.get, s);
+      const d =
+        witness === undefined
           ? compareViews(s, heldView(live.get, s), expected, "watcher")
           : compareViews(s, witness, expected, "stream");
-      })
-      .filter(isDivergent);
+      if (isDivergent(d)) get.push(d);
+    }
     const found: ProfileDivergence[] = [];
     // One at a time: an endpoint-profile subscribe may read an owner from the API server.
     for (const s of profiles) {
+      await slices.pause();
+      if (!this.#options.profileSubscriptions.has(s)) continue;
       const d = await compareProfile(s, live.profile, fresh.profile);
       if (d !== undefined) found.push(d);
     }
@@ -305,6 +318,7 @@ export class StreamAudit {
       kinds,
       (cluster) => this.#watchersOn(cluster),
       () => this.#stopped,
+      this.#slices(),
     );
     const translation = new EndpointTranslation(this.#options.translatorConfig);
     const zoneOf = (nodeName: string) => {
@@ -340,6 +354,10 @@ export class StreamAudit {
       opaquePorts: new OpaquePortsWatcher(cluster, { defaultOpaquePorts }),
       workloads: new WorkloadWatcher(cluster, { defaultOpaquePorts, enableEndpointSlices }),
     };
+  }
+
+  #slices(): TimeSlices {
+    return new TimeSlices(this.#options.sliceMs ?? 10);
   }
 
   #sleep(ms: number): Promise<void> {
