@@ -16,7 +16,7 @@ const layers = {
   "packages/endpoints-watcher": ["packages/core", "packages/go-compat", "packages/k8s-discovery"],
   "packages/pod-watcher": ["packages/core", "packages/go-compat", "packages/k8s-discovery"],
   "packages/profile-watchers": ["packages/core", "packages/go-compat", "packages/k8s-discovery"],
-  "packages/multicluster-watcher": [
+  "packages/multicluster": [
     "packages/core",
     "packages/go-compat",
     "packages/k8s-discovery",
@@ -35,7 +35,7 @@ const layers = {
     "packages/external-workload-controller",
     "packages/pod-watcher",
     "packages/profile-watchers",
-    "packages/multicluster-watcher",
+    "packages/multicluster",
     "packages/translators",
   ],
   "apps/cli": ["packages/proto", "apps/destination-server"],
