@@ -70,17 +70,17 @@ function differences(audit: AuthorityAudit): Record<string, JsonValue> {
     counts: { missing: missing.length, extra: extra.length, changed: changed.length },
     missing: missing.map((d) => ({
       address: d.address,
-      ...(d.expected ? { expected: endpointJson(d.expected) } : {}),
+      ...(d.expected ? { expected: endpointJson(d.expected.addr) } : {}),
     })),
     extra: extra.map((d) => ({
       address: d.address,
-      ...(d.actual ? { actual: endpointJson(d.actual) } : {}),
+      ...(d.held ? { actual: endpointJson(d.held.addr) } : {}),
     })),
     changed: changed.map((d) => ({
       address: d.address,
       fields: [...d.fields],
-      ...(d.expected ? { expected: endpointJson(d.expected) } : {}),
-      ...(d.actual ? { actual: endpointJson(d.actual) } : {}),
+      ...(d.expected ? { expected: endpointJson(d.expected.addr) } : {}),
+      ...(d.held ? { actual: endpointJson(d.held.addr) } : {}),
     })),
     profile: {
       status: audit.profile.agrees ? "ok" : "differs",

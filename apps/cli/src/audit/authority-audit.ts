@@ -1,8 +1,8 @@
 // One authority audited: the audited server's first Get and GetProfile answers against the
 // reference's.
-import type { DestinationProfile, Update } from "@destination/proto";
+import type { DestinationProfile, EndpointViewDifferences, Update } from "@destination/proto";
 import { ExitCode } from "../exit-code.js";
-import { diffEndpoints, type EndpointDiff } from "./endpoint-diff.js";
+import { diffEndpoints } from "./endpoint-diff.js";
 import type { FirstAnswer } from "./first-answer.js";
 import { diffProfiles } from "./profile-diff.js";
 
@@ -23,13 +23,13 @@ export interface ProfileAudit {
 export interface AuthorityAudit {
   readonly authority: string;
   readonly status: "ok" | "divergent";
-  readonly diff: EndpointDiff;
+  readonly diff: EndpointViewDifferences;
   readonly profile: ProfileAudit;
   /** Errors on either side, and whether they agree. */
   readonly notes: readonly string[];
 }
 
-const NO_DIFF: EndpointDiff = { missing: [], extra: [], changed: [] };
+const NO_DIFF: EndpointViewDifferences = { missing: [], extra: [], changed: [] };
 
 /** An error agrees only with the same kind of error (the same exit code); notes name both. */
 function failures<Message>(method: string, pair: AnswerPair<Message>) {
