@@ -1,4 +1,5 @@
 import { parseDefaultOpaquePorts } from "@destination/core";
+import { DEFAULT_API_SILENCE_TIMEOUT_MS } from "@destination/k8s-discovery";
 import { ConfigError } from "./config-error.js";
 import {
   greaterThanZero,
@@ -227,7 +228,8 @@ export const SERVER_FLAGS = [
   flag({
     name: "kube-api-silence-timeout",
     kind: "string",
-    default: "12s",
+    // k8s-discovery's own default, written as a Go duration.
+    default: `${DEFAULT_API_SILENCE_TIMEOUT_MS / 1000}s`,
     usage:
       "how long a connection to the Kubernetes API server may show no life before it is destroyed and the list or watch resumes (a watch gets 60s more, for the bookmarks of a quiet watch; TCP keepalive finds a dead path within max(this, 11s))",
     option: "kubeApiSilenceTimeoutMs",
