@@ -58,7 +58,8 @@ if (typeof globalThis.gc !== "function") {
 
 // Imported after the arguments are read, so `--help` and bad arguments need no build.
 const { EndpointsWatcher } = await import("../../packages/endpoints-watcher/dist/index.js");
-const { InMemoryMetrics } = await import("../../packages/core/dist/index.js");
+// The in-memory registry is test support (TypeScript source; the Node line we ship strips types).
+const { InMemoryMetrics } = await import("../test-support/src/metrics.ts");
 const { MemoryCluster } = await import("../../packages/k8s-discovery/dist/index.js");
 const { WorkloadWatcher } = await import("../../packages/pod-watcher/dist/index.js");
 const { OpaquePortsWatcher, ProfileWatcher } = await import(
