@@ -1,10 +1,7 @@
 import type { NamespacedName } from "@destination/core";
 import type { FilterKey } from "@destination/endpoints-watcher";
-
 import { EndpointView, type Update } from "@destination/proto";
-
 import type { MessageSink } from "@destination/translators";
-
 import { HeldSubscriptions } from "./held-subscriptions.js";
 
 /**
@@ -57,8 +54,8 @@ export class GetSubscriptions extends HeldSubscriptions<Omit<GetSubscription, "s
 
   /** A stream starts holding `subscription`; it is its witness when there is none yet. */
   hold(subscription: Omit<GetSubscription, "streams">): HeldGet {
-    const remove = this.add(subscription);
     const id = this.idOf(subscription);
+    const remove = this.addAs(id, subscription);
     const witness = this.#witnesses.has(id) ? undefined : new EndpointView();
     if (witness !== undefined) this.#witnesses.set(id, witness);
     let released = false;

@@ -9,7 +9,11 @@ export class HeldSubscriptions<T extends object> {
 
   /** A stream starts holding `subscription`; returns what stops it holding it (call once). */
   add(subscription: T): () => void {
-    const id = this.idOf(subscription);
+    return this.addAs(this.idOf(subscription), subscription);
+  }
+
+  /** `add`, for a caller that has computed the id already. */
+  protected addAs(id: string, subscription: T): () => void {
     const entry = this.#held.get(id);
     if (entry === undefined) this.#held.set(id, { subscription, streams: 1 });
     else entry.streams += 1;

@@ -107,9 +107,9 @@ const nothing = (found: Found) => found.get.length + found.profiles.length === 0
  * workloads, profiles, opaque ports) and the same translators on it; and compares what a proxy
  * holds with what it would hold from the fresh ones: per Get subscription (service port, filter
  * key, zone) the endpoints its witness stream was sent (the live watcher's current set when it
- * has none), per GetProfile subscription the profile. The rules are the watchers' and translators' own code on both sides, so the audit
- * cannot disagree with them: it finds caches that missed events (and watcher state that went
- * wrong). A divergence is logged, counted and healed by relisting the kinds whose objects differ;
+ * has none), per GetProfile subscription the profile. The rules are the watchers' and
+ * translators' own code on both sides, so the audit cannot disagree with them: it finds caches
+ * that missed events (and watcher state that went wrong). A divergence is logged, counted and healed by relisting the kinds whose objects differ;
  * one that survives the relist is logged as a bug with the objects' names and versions.
  */
 export class StreamAudit {
@@ -292,11 +292,10 @@ export class StreamAudit {
 
   /** The divergences of `previous` still held by some stream and still divergent against `fresh`. */
   #recheck(previous: Found, fresh: Fresh): Promise<Found> {
+    // #compare skips what no stream holds any more.
     return this.#compare(
-      previous.get.map((d) => d.subscription).filter((s) => this.#options.getSubscriptions.has(s)),
-      previous.profiles
-        .map((d) => d.subscription)
-        .filter((s) => this.#options.profileSubscriptions.has(s)),
+      previous.get.map((d) => d.subscription),
+      previous.profiles.map((d) => d.subscription),
       fresh,
     );
   }
