@@ -13,6 +13,6 @@ export {
   parseGoFlags,
 } from "./flags.js";
 export { type HostPort, joinHostPort, splitHostPort } from "./host-port.js";
-export { canonicalIP, formatIP, formatIPv6, isIPv4Mapped, parseIP } from "./ip.js";
+export { canonicalIP, formatIP, isIPv4Mapped, parseIP } from "./ip.js";
 export { QuantityError, quantityMilliValue, quantityToWeight } from "./quantity.js";
 export { goQuote } from "./quote.js";

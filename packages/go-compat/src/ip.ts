@@ -46,8 +46,8 @@ export function isIPv4Mapped(bytes: Uint8Array): boolean {
   return bytes[10] === 0xff && bytes[11] === 0xff;
 }
 
-/** 16 bytes as eight RFC 5952 groups, whatever they hold (IPv4-mapped ones included). */
-export function formatIPv6(bytes: Uint8Array): string {
+/** 16 bytes as RFC 5952 groups. */
+function formatIPv6(bytes: Uint8Array): string {
   const words: number[] = [];
   for (let i = 0; i < 16; i += 2) words.push(((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0));
   let bestStart = -1;

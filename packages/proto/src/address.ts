@@ -6,7 +6,7 @@
 //
 // The IP grammar is go-compat's (`parseIP`, Go's `net.ParseIP`), the workspace's only one.
 import { create } from "@bufbuild/protobuf";
-import { formatIPv6, isIPv4Mapped, parseIP } from "@destination/go-compat";
+import { formatIP, isIPv4Mapped, parseIP } from "@destination/go-compat";
 import {
   type IPAddress,
   IPAddressSchema,
@@ -106,13 +106,9 @@ export function ipAddressFromString(text: string): IPAddress {
 
 /** Formats 4 or 16 raw bytes canonically (see `ipAddressToString`). */
 export function ipBytesToString(bytes: Uint8Array): string {
-  if (bytes.length === 4) return Array.from(bytes).join(".");
-  if (bytes.length !== 16)
-    throw new RangeError(`an IP address has 4 or 16 bytes, got ${bytes.length}`);
-  // RFC 5952, section 5: IPv4-mapped addresses keep the dotted tail (Go would print them as
-  // IPv4; the proxy API keeps them IPv6).
-  if (isIPv4Mapped(bytes)) return `::ffff:${Array.from(bytes.subarray(12)).join(".")}`;
-  return formatIPv6(bytes);
+  // RFC 5952, section 5: IPv4-mapped addresses keep the dotted tail (Go prints them as IPv4;
+  // the proxy API keeps them IPv6).
+  return isIPv4Mapped(bytes) ? `::ffff:${formatIP(bytes)}` : formatIP(bytes);
 }
 
 /**

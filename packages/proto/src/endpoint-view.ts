@@ -9,7 +9,7 @@ import {
   type WeightedAddr,
   WeightedAddrSchema,
 } from "./gen/destination_pb.js";
-import { canonicalJson, differingFields } from "./message-fields.js";
+import { differingFields } from "./message-fields.js";
 
 /** One announced endpoint: the address as sent and the labels of the set it came in. */
 export interface AnnouncedEndpoint {
@@ -118,8 +118,7 @@ export function sameAnnouncement(a: AnnouncedEndpoint, b: AnnouncedEndpoint): bo
 
 function announcementFields(expected: AnnouncedEndpoint, held: AnnouncedEndpoint): string[] {
   const fields = differingFields(WeightedAddrSchema, expected.addr, held.addr);
-  const labels = (l: Readonly<Record<string, string>>) => canonicalJson(l as JsonValue);
-  if (labels(expected.setLabels) !== labels(held.setLabels)) fields.push("setLabels");
+  if (!sameLabels(expected.setLabels, held.setLabels)) fields.push("setLabels");
   return fields;
 }
 

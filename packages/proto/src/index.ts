@@ -64,7 +64,7 @@ export * from "./gen/http_types_pb.js";
 export * from "./gen/meta_pb.js";
 export * from "./gen/net_pb.js";
 export { type HealthServer, HealthService } from "./health-service.js";
-export { canonicalJson, differingFields } from "./message-fields.js";
+export { differingFields } from "./message-fields.js";
 export {
   DestinationMethodPath,
   type DestinationProfileOrBytes,

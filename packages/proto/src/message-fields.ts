@@ -15,7 +15,7 @@ export function differingFields<Desc extends DescMessage>(
 }
 
 /** JSON with object keys sorted. */
-export function canonicalJson(value: JsonValue | undefined): string {
+function canonicalJson(value: JsonValue | undefined): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "undefined";
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   const keys = Object.keys(value).sort();
