@@ -35,7 +35,6 @@ export type {
 export { createServerLogger } from "./logging/server-logger.js";
 export {
   DESTINATION_CONTAINER,
-  type DeploymentRef,
   readDeploymentArgs,
 } from "./reference/deployment-args.js";
 export {

@@ -1,6 +1,7 @@
 // The command line a destination server runs with in a cluster: the `args` of the `destination`
 // container of its Deployment, read from the API server (`dst audit --server-args-from`). Only
 // args: upstream's chart and this repository's manifests pass every flag there.
+import type { NamespacedName } from "@destination/core";
 import { createKubeCluster } from "@destination/k8s-discovery";
 
 /** The container that runs the destination server in upstream's `linkerd-destination`. */
@@ -16,11 +17,6 @@ interface DeploymentLike {
   };
 }
 
-export interface DeploymentRef {
-  readonly namespace: string;
-  readonly name: string;
-}
-
 /**
  * The `destination` container's args of Deployment `ref`, from the cluster of `kubeconfig`
  * (default resolution, as the server's). Rejects with the API server's error (a KubeApiError),
@@ -28,7 +24,7 @@ export interface DeploymentRef {
  */
 export async function readDeploymentArgs(
   source: { readonly kubeconfig?: string | undefined; readonly kubeContext?: string | undefined },
-  ref: DeploymentRef,
+  ref: NamespacedName,
 ): Promise<string[]> {
   // Not started: no caches, only its API client.
   const cluster = await createKubeCluster({
