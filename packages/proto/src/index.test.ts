@@ -58,7 +58,6 @@ describe("@destination/proto public API", () => {
     "toJson",
     "fromJson",
     "toJsonString",
-    "fromJsonString",
     "equals",
     "clone",
     // schemas

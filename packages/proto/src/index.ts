@@ -1,5 +1,9 @@
-// Public API of @destination/proto. Consumers import protobuf-es runtime functions from here too,
-// so that the whole workspace shares one copy of @bufbuild/protobuf.
+// Public API of @destination/proto: the wire schema of the Linkerd destination API and what it
+// takes to speak it from TypeScript. It re-exports the protobuf-es runtime functions its users
+// call, so that the whole workspace shares one copy of @bufbuild/protobuf.
+
+// For users: the generated schema, the protobuf-es runtime to build, encode and read its
+// messages, address and duration helpers, and the comparison of what two answers announce.
 
 export type {
   DescMessage,
@@ -15,13 +19,11 @@ export {
   equals,
   fromBinary,
   fromJson,
-  fromJsonString,
-  isMessage,
   toBinary,
   toJson,
   toJsonString,
 } from "@bufbuild/protobuf";
-export type { Duration, DurationJson } from "@bufbuild/protobuf/wkt";
+export type { Duration } from "@bufbuild/protobuf/wkt";
 export { DurationSchema, file_google_protobuf_duration } from "@bufbuild/protobuf/wkt";
 export {
   InvalidAddressError,
@@ -34,11 +36,6 @@ export {
   tcpAddressFromString,
   tcpAddressToString,
 } from "./address.js";
-export {
-  destinationApiFiles,
-  destinationApiRegistry,
-  file_grpc_health_v1_health,
-} from "./descriptors.js";
 export { durationFromMs, durationFromNanos, durationToMs, durationToNanos } from "./duration.js";
 export {
   type AnnouncedEndpoint,
@@ -49,22 +46,22 @@ export {
   sameAnnouncement,
 } from "./endpoint-view.js";
 export * from "./gen/destination_pb.js";
-export {
-  type HealthCheckRequest,
-  HealthCheckRequestSchema,
-  type HealthCheckResponse,
-  HealthCheckResponse_ServingStatus,
-  HealthCheckResponseSchema,
-  type HealthListRequest,
-  HealthListRequestSchema,
-  type HealthListResponse,
-  HealthListResponseSchema,
-} from "./gen/grpc/health/v1/health_pb.js";
 export * from "./gen/http_types_pb.js";
 export * from "./gen/meta_pb.js";
 export * from "./gen/net_pb.js";
-export { type HealthServer, HealthService } from "./health-service.js";
 export { differingFields } from "./message-fields.js";
+
+// For authors of servers: the grpc-js service definitions and handler types, updates encoded
+// once for many streams, the descriptors server reflection serves, and gRPC health for a client
+// that checks a server.
+
+export {
+  destinationApiFiles,
+  destinationApiRegistry,
+  file_grpc_health_v1_health,
+} from "./descriptors.js";
+export { HealthCheckRequestSchema } from "./gen/grpc/health/v1/health_pb.js";
+export { HealthService } from "./health-service.js";
 export {
   DestinationMethodPath,
   type DestinationProfileOrBytes,
