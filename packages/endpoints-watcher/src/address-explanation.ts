@@ -7,7 +7,7 @@ import {
 } from "@destination/core";
 import type { Cluster } from "@destination/k8s-discovery";
 import { familyDrops } from "./address-filter.js";
-import type { NotServedReason } from "./not-served-reason.js";
+import type { NotServedReason } from "./slice-addresses.js";
 import { sliceAddresses } from "./slice-addresses.js";
 import { serviceTargetPort, slicePort } from "./target-port.js";
 

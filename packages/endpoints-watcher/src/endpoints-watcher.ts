@@ -22,7 +22,7 @@ import {
 
 import { type Cluster, keyOf } from "@destination/k8s-discovery";
 
-import type { FilterKey } from "./filter-key.js";
+import type { FilterKey } from "./address-filter.js";
 
 import { podChangedForAddresses } from "./pod-address-change.js";
 
@@ -30,7 +30,7 @@ import type { PublisherContext } from "./port-publisher.js";
 
 import { ServicePublisher } from "./service-publisher.js";
 
-import { sliceServiceName } from "./slice-service.js";
+import { sliceServiceName } from "./slice-addresses.js";
 
 import {
   type AddressSource,

@@ -1,8 +1,8 @@
 import type { AddressSet, AddressSetEntry, EndpointsListener, Logger } from "@destination/core";
 import { addressChanged } from "./address-changed.js";
+import type { FilterKey } from "./address-filter.js";
 import { type AddressFilter, filterAddresses } from "./address-filter.js";
 import { EMPTY_LABELS, frozenAddressSet } from "./address-snapshot.js";
-import type { FilterKey } from "./filter-key.js";
 import type { GroupSeries } from "./watcher-metrics.js";
 
 /** The unfiltered addresses of a service port as a group last saw them. */

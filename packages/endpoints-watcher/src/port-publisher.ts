@@ -12,20 +12,15 @@ import {
 import { keyOf, SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
 
 import { AddressContributions } from "./address-contributions.js";
-
+import { type FilterKey, filterKeyString } from "./address-filter.js";
 import { opacityFromServers, serverSelectsAddress } from "./address-opacity.js";
-
 import { EMPTY_LABELS, frozenEntry } from "./address-snapshot.js";
-
 import { type ConversionContext, serverLister } from "./conversion-context.js";
-
 import { endpointsAddresses } from "./endpoints-addresses.js";
-
-import { type FilterKey, filterKeyString } from "./filter-key.js";
 
 import { FilteredListenerGroup, type PortAddresses } from "./filtered-listener-group.js";
 
-import { addressSetLabels } from "./set-labels.js";
+import { addressSetLabels } from "./mirror-metadata.js";
 
 import { sliceAddresses } from "./slice-addresses.js";
 

@@ -8,7 +8,7 @@ import type {
   Service,
 } from "@destination/core";
 
-import type { FilterKey } from "./filter-key.js";
+import type { FilterKey } from "./address-filter.js";
 
 import { PortPublisher, type PublisherContext } from "./port-publisher.js";
 

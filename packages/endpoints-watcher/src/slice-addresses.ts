@@ -10,10 +10,10 @@ import {
   podPortOpaqueByServers,
 } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
+import { SERVICE_NAME_LABEL } from "@destination/k8s-discovery";
 import { frozenEntry } from "./address-snapshot.js";
 import { type ConversionContext, podOwnerReader, serverLister } from "./conversion-context.js";
 import { gatewayIdentity, remoteServiceFqName } from "./mirror-metadata.js";
-import type { NotServedReason } from "./not-served-reason.js";
 import { type NoteReference, notePod } from "./source-references.js";
 import { slicePort, type TargetPort } from "./target-port.js";
 
@@ -210,4 +210,30 @@ function hintedZones(ep: Endpoint): readonly { name: string }[] {
   const zones = ep.hints?.forZones;
   if (zones == null || zones.length === 0) return NO_ZONES;
   return zones.filter((z) => z != null).map((z) => ({ name: z.name }));
+}
+
+/** Why an address a slice lists is not served. */
+export type NotServedReason =
+  | "unsupported address type"
+  | "no matching port"
+  | "not ready"
+  | "pod missing"
+  | "externalworkload missing"
+  | "invalid Server selector"
+  | "unsupported target kind"
+  | "another address of the endpoint is served"
+  | "IPv6 disabled"
+  | "IPv4 of a dual-stack workload";
+
+/**
+ * The Service a slice belongs to, or undefined for a slice that names none. The label
+ * wins when present, even when empty if the slice has ownerReferences (upstream parity);
+ * otherwise the first Service ownerReference with a name.
+ */
+export function sliceServiceName(slice: EndpointSlice): string | undefined {
+  const refs = slice.metadata.ownerReferences ?? [];
+  const label = slice.metadata.labels?.[SERVICE_NAME_LABEL];
+  if (refs.length === 0 && !label) return undefined;
+  if (label !== undefined) return label;
+  return refs.find((r) => r?.kind === "Service" && r.name)?.name;
 }

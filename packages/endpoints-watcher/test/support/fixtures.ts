@@ -10,8 +10,8 @@ import type {
 import { MemoryCluster } from "@destination/k8s-discovery";
 import { NS, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import { InMemoryMetrics } from "@destination/test-support/metrics";
+import type { FilterKey } from "../../src/address-filter.js";
 import { EndpointsWatcher, type EndpointsWatcherOptions } from "../../src/endpoints-watcher.js";
-import type { FilterKey } from "../../src/filter-key.js";
 
 export const WEB: NamespacedName = { namespace: NS, name: "web" };
 export const LOCAL_KEY: FilterKey = { hostname: "", nodeName: "", enableEndpointFiltering: true };
