@@ -22,7 +22,18 @@ import { WorkloadLookupError } from "./workload-lookup-error.js";
 import { WorkloadMetrics } from "./workload-metrics.js";
 import { type PublisherContext, publisherKey, WorkloadPublisher } from "./workload-publisher.js";
 import { type ResolvedWorkload, resolveWorkloadByIp } from "./workload-resolution.js";
-import type { WorkloadTarget } from "./workload-target.js";
+
+/**
+ * What a GetProfile stream asks the workload watcher about: an `ip:port`, or a StatefulSet-style
+ * instance `<hostname>.<service>.<namespace>.svc…` whose IP is looked up in the service's
+ * EndpointSlices (or Endpoints), in which case `ip` is ignored.
+ */
+export interface WorkloadTarget {
+  readonly ip: string;
+  readonly port: number;
+  readonly hostname?: string;
+  readonly service?: { namespace: string; name: string };
+}
 
 export interface WorkloadWatcherOptions {
   /** `--default-opaque-ports`: ports whose Server flag is never recomputed. */
