@@ -88,4 +88,21 @@ describe("resolvePlan", () => {
     const plan = resolvePlan(parseArgs(["--audit-pods=2000,4000", "--runs", "5"]));
     expect(plan.audit).toMatchObject({ pods: [2000, 4000], runs: 5 });
   });
+
+  it("sizes the reconnect storm: 1k and 10k proxies over a second, a small one with --quick", () => {
+    expect(resolvePlan(parseArgs(["--only", "reconnect-storm"])).reconnectStorm).toMatchObject({
+      proxies: [1000, 10_000],
+      passes: 3,
+      windowMs: 1000,
+      services: 1000,
+    });
+    expect(resolvePlan(parseArgs(["--quick"])).reconnectStorm).toMatchObject({
+      proxies: [200],
+      passes: 1,
+      services: 200,
+    });
+    const plan = resolvePlan(parseArgs(["--storm-proxies", "300", "--cluster-pods", "500"]));
+    expect(plan.reconnectStorm).toMatchObject({ proxies: [300], services: 50 });
+    expect(() => parseArgs(["--storm-proxies", "0"])).toThrow(/not a positive integer/);
+  });
 });

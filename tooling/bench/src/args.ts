@@ -12,10 +12,11 @@ export const SCENARIOS = [
   "churn-mix",
   "scale-curve",
   "audit",
+  "reconnect-storm",
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 /**
- * `cluster`, `churn-mix`, `scale-curve` and `audit` need a real API server (built on first use),
+ * `cluster`, `churn-mix`, `scale-curve`, `audit` and `reconnect-storm` need a real API server (built on first use),
  * so they run only when asked for.
  */
 export const DEFAULT_SCENARIOS: readonly ScenarioName[] = ["fanout", "scale", "churn", "storm"];
@@ -37,6 +38,7 @@ export interface BenchArgs {
   readonly clusterPods: number | undefined;
   readonly scaleCurvePods: readonly number[] | undefined;
   readonly auditPods: readonly number[] | undefined;
+  readonly stormProxies: readonly number[] | undefined;
   /** Runtime patches of the server child that model a proposed change (experiments.ts). */
   readonly experiments: readonly string[];
   readonly help: boolean;
@@ -53,7 +55,8 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --json FILE         also write the results as JSON
   --runs N            repetitions per measurement (default 5, 2 with --quick)
   --only LIST         comma-separated scenarios: ${SCENARIOS.join(",")}
-                      (default: all but cluster, churn-mix, scale-curve and audit)
+                      (default: all but cluster, churn-mix, scale-curve, audit and
+                      reconnect-storm)
   --churn-seconds N   churn duration (default 30, 5 with --quick)
   --cpu-prof DIR      run the server children with --cpu-prof into DIR
   --heap-snapshot DIR write a heap snapshot of the largest scale server into DIR
@@ -64,6 +67,7 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
                       with --quick)
   --scale-curve-pods L  scale-curve sizes (default 1000,10000,50000; 1000,2000 with --quick)
   --audit-pods L      audit sizes (default 1000,10000,50000; 500 with --quick)
+  --storm-proxies L   reconnect-storm proxy counts (default 1000,10000; 200 with --quick)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -103,6 +107,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     clusterPods: undefined as number | undefined,
     scaleCurvePods: undefined as number[] | undefined,
     auditPods: undefined as number[] | undefined,
+    stormProxies: undefined as number[] | undefined,
     experiments: [] as string[],
     help: false,
   };
@@ -154,6 +159,9 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
         break;
       case "--audit-pods":
         args.auditPods = intList(flag, next());
+        break;
+      case "--storm-proxies":
+        args.stormProxies = intList(flag, next());
         break;
       case "--experiment":
         for (const name of value(flag, next()).split(",")) {
@@ -258,6 +266,19 @@ export interface BenchPlan {
     /** GetProfile streams (and ServiceProfiles) on the first Services. */
     readonly profileStreams: number;
   };
+  /** Proxies re-opening their lookups at once, against fresh servers on one real API server. */
+  readonly reconnectStorm: {
+    readonly services: number;
+    readonly podsPerService: number;
+    readonly proxies: readonly number[];
+    readonly passes: number;
+    /** Every proxy calls within this window after the first. */
+    readonly windowMs: number;
+    /** New connections the proxies are spread over (a proxy each, up to this many). */
+    readonly connections: number;
+    /** The replacement churn of the storms run under churn (the cluster scenario's rate). */
+    readonly churnPerSecond: number;
+  };
 }
 
 export function resolvePlan(args: BenchArgs): BenchPlan {
@@ -325,6 +346,16 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       // Long enough for a 50k run and an idle window between runs; short enough to take several.
       intervalMs: args.quick ? 5000 : 10_000,
       profileStreams: args.quick ? 20 : 100,
+    },
+    reconnectStorm: {
+      services: Math.ceil((args.clusterPods ?? (args.quick ? 2000 : 10_000)) / 10),
+      podsPerService: 10,
+      proxies: args.stormProxies ?? (args.quick ? [200] : [1000, 10_000]),
+      passes: args.runs ?? (args.quick ? 1 : 3),
+      windowMs: 1000,
+      // One client process cannot hold 10k HTTP/2 connections beside two servers on two cores.
+      connections: 1000,
+      churnPerSecond: 20,
     },
   };
 }

@@ -13,6 +13,7 @@ import { churnMix } from "./scenarios/churn-mix.js";
 import { cluster } from "./scenarios/cluster.js";
 import type { ScenarioContext } from "./scenarios/common.js";
 import { fanout } from "./scenarios/fanout.js";
+import { reconnectStorm } from "./scenarios/reconnect-storm.js";
 import { scale } from "./scenarios/scale.js";
 import { scaleCurve } from "./scenarios/scale-curve.js";
 import { subscribeStorm } from "./scenarios/storm.js";
@@ -29,6 +30,7 @@ const RUNNERS: Record<
   "churn-mix": churnMix,
   "scale-curve": scaleCurve,
   audit,
+  "reconnect-storm": reconnectStorm,
 };
 
 async function main(): Promise<number> {

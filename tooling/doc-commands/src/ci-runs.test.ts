@@ -31,8 +31,8 @@ describe("undocumentedRuns", () => {
     ).toEqual([
       ["pnpm soak --cycles=3 --subscriptions=2000", ["pnpm soak --cycles=3 --subscriptions=2000"]],
       [
-        "pnpm bench --quick --only churn-mix,scale-curve,audit",
-        ["pnpm bench --quick --only churn-mix,scale-curve,audit"],
+        "pnpm bench --quick --only churn-mix,scale-curve,audit,reconnect-storm",
+        ["pnpm bench --quick --only churn-mix,scale-curve,audit,reconnect-storm"],
       ],
     ]);
   });

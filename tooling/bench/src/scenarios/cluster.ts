@@ -20,17 +20,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup } from "../clients.js";
-import {
-  authority,
-  dataset,
-  namespaceOf,
-  pod,
-  podIp,
-  type SliceEndpointRef,
-  serviceName,
-  slice,
-} from "../fixtures.js";
-import { inParallel, KubeWriter } from "../kube-writer.js";
+import { authority, dataset, type SliceEndpointRef } from "../fixtures.js";
+import { KubeWriter } from "../kube-writer.js";
 import { machineBusyPercentSince, machineCpu } from "../machine-cpu.js";
 import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
@@ -42,6 +33,7 @@ import {
   startServerProcess,
 } from "../server-process.js";
 import { median, nowMs, summarize } from "../stats.js";
+import { ClusterChurn } from "./cluster-churn.js";
 import { populate, startBenchApiServer } from "./cluster-population.js";
 import { FanoutChanges, wideStreams } from "./cluster-streams.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
@@ -95,7 +87,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
     ctx.log(
       `cluster: wrote ${data.objectCount} objects (${writer.writes} requests) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    const churn = new Churn(writer, data.endpoints, p.services * p.podsPerService);
+    const churn = new ClusterChurn(writer, data.endpoints, p.services * p.podsPerService);
     const fanout = new FanoutChanges(writer, data.endpoints[0] as SliceEndpointRef[], 0);
     const passes = new Map<ServerKind, Pass[]>(kinds.map((k) => [k, []]));
     for (let pass = 0; pass < p.passes; pass++) {
@@ -135,54 +127,6 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
   }
 }
 
-/**
- * Rolling pod replacement over the dataset, continued across passes so that every pass runs on
- * a cluster of the same size: a new Running pod, the slice swapping its oldest endpoint for it,
- * the old pod deleted.
- */
-class Churn {
-  #seq = 0;
-  readonly #writer: KubeWriter;
-  readonly #endpoints: SliceEndpointRef[][];
-  readonly #firstIp: number;
-
-  constructor(writer: KubeWriter, endpoints: SliceEndpointRef[][], firstIp: number) {
-    this.#writer = writer;
-    this.#endpoints = endpoints;
-    this.#firstIp = firstIp;
-  }
-
-  /** Replaces pods at `perSecond` for `seconds`; resolves with the number replaced. */
-  async run(seconds: number, perSecond: number): Promise<number> {
-    const start = performance.now();
-    const total = Math.round(seconds * perSecond);
-    const ids = Array.from({ length: total }, (_, i) => i);
-    await inParallel(ids, 16, async (i) => {
-      const due = start + (i * 1000) / perSecond;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      await this.#replaceOne();
-    });
-    return total;
-  }
-
-  async #replaceOne(): Promise<void> {
-    const seq = this.#seq++;
-    const s = seq % this.#endpoints.length;
-    const refs = this.#endpoints[s] as SliceEndpointRef[];
-    const old = refs.shift() as SliceEndpointRef;
-    const ref: SliceEndpointRef = {
-      pod: `${serviceName(s)}-churn-${seq}`,
-      ip: podIp(this.#firstIp + seq),
-      node: seq,
-    };
-    refs.push(ref);
-    await this.#writer.apply(pod(s, ref.pod, ref.ip, ref.node));
-    await this.#writer.apply(slice(s, refs));
-    await this.#writer.delete("Pod", namespaceOf(s), old.pod);
-  }
-}
-
 async function onePass(
   plan: BenchPlan,
   ctx: ScenarioContext,
@@ -191,7 +135,7 @@ async function onePass(
     kubeconfig: string;
     logFile: string;
     upstreamBin?: string;
-    churn: Churn;
+    churn: ClusterChurn;
     fanout: FanoutChanges;
     /** Ours only: profile the process into this folder, its windows pushed to `windows`. */
     cpuProfDir?: string;
