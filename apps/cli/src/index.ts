@@ -8,7 +8,6 @@ export {
   type SessionOptions,
   UsageError,
 } from "./args/parse-command-line.js";
-export { CliFailure } from "./cli-failure.js";
 export type { CliIo, TextSink } from "./cli-io.js";
 export type { EndpointsReportView } from "./diagnose/endpoints-report.js";
 export { parseServiceAuthority, type ServiceAuthority } from "./diagnose/service-authority.js";
@@ -18,7 +17,7 @@ export {
   type EndpointSetView,
   type MarkedEndpoint,
 } from "./endpoints/endpoint-set.js";
-export { ExitCode } from "./exit-code.js";
+export { CliFailure, ExitCode } from "./exit-code.js";
 export { processIo } from "./process-io.js";
 export { formatDiagnosis } from "./render/diagnosis-view.js";
 export { formatEndpointTable } from "./render/endpoint-table.js";

@@ -1,8 +1,7 @@
 // One run of `dst`: parse, dispatch, and turn every outcome into an exit code.
 import { type CliCommand, parseCommandLine, UsageError } from "./args/parse-command-line.js";
-import { CliFailure } from "./cli-failure.js";
 import type { CliIo } from "./cli-io.js";
-import { ExitCode } from "./exit-code.js";
+import { CliFailure, ExitCode } from "./exit-code.js";
 import { cliVersion } from "./version.js";
 
 // Each command is imported when it runs: they bring gRPC and YAML, which neither `help`, a usage

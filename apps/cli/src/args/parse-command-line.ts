@@ -1,9 +1,7 @@
 // The command line → one `CliCommand`. Flags may appear before or after the command name.
 import { parseArgs } from "node:util";
-import { CliFailure } from "../cli-failure.js";
-import type { ServiceAuthority } from "../diagnose/service-authority.js";
-import { parseServiceAuthority } from "../diagnose/service-authority.js";
-import { ExitCode } from "../exit-code.js";
+import { parseServiceAuthority, type ServiceAuthority } from "../diagnose/service-authority.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 import { buildContextToken } from "./context-token.js";
 import { parseDurationMs, parseDurationOrZeroMs } from "./duration.js";
 import { type CommandName, commandUsage, rootUsage } from "./usage.js";

@@ -1,7 +1,7 @@
 // The first complete answer of a stream: its first message, or nothing when the stream stays
 // silent for the timeout (Get never sends "no endpoints"; GetProfile is silent on a rejected
 // ServiceProfile), or how it failed.
-import type { CliFailure } from "../cli-failure.js";
+import type { CliFailure } from "../exit-code.js";
 import type {
   DestinationConnection,
   DestinationStream,

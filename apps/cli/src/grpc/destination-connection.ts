@@ -9,8 +9,7 @@ import {
 } from "@destination/proto";
 import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
-import { CliFailure } from "../cli-failure.js";
-import { ExitCode } from "../exit-code.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 import { formatDurationMs } from "../render/duration-text.js";
 import { failureFromStatus } from "./stream-failure.js";
 

@@ -1,7 +1,6 @@
 // A gRPC status that ended a stream badly → what the operator reads and the exit code.
 import { status as GrpcStatus, type StatusObject } from "@grpc/grpc-js";
-import { CliFailure } from "../cli-failure.js";
-import { ExitCode } from "../exit-code.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 
 /** grpc-js wraps the socket error in boilerplate; keep the part that says what happened. */
 export function connectionErrorText(details: string): string {
