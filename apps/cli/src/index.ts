@@ -9,6 +9,7 @@ export {
   UsageError,
 } from "./args/parse-command-line.js";
 export type { CliIo, TextSink } from "./cli-io.js";
+export { processIo } from "./cli-io.js";
 export type { EndpointsReportView } from "./diagnose/endpoints-report.js";
 export { parseServiceAuthority, type ServiceAuthority } from "./diagnose/service-authority.js";
 export {
@@ -18,7 +19,6 @@ export {
   type MarkedEndpoint,
 } from "./endpoints/endpoint-set.js";
 export { CliFailure, ExitCode } from "./exit-code.js";
-export { processIo } from "./process-io.js";
 export { formatDiagnosis } from "./render/diagnosis-view.js";
 export { formatEndpointTable } from "./render/endpoint-table.js";
 export { formatProfile } from "./render/profile-view.js";
