@@ -1,8 +1,9 @@
 // Public API of @destination/cli: run `dst` in-process (tests, other tools) and the pieces a
 // script may want to reuse.
-export { buildContextToken, type ContextTokenParts } from "./args/context-token.js";
 export {
+  buildContextToken,
   type CliCommand,
+  type ContextTokenParts,
   type OutputFormat,
   parseCommandLine,
   type SessionOptions,
