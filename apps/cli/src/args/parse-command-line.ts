@@ -1,8 +1,8 @@
 // The command line → one `CliCommand`. Flags may appear before or after the command name.
 import { parseArgs } from "node:util";
 import { parseServiceAuthority, type ServiceAuthority } from "../diagnose/service-authority.js";
+import { parseDurationMs, parseDurationOrZeroMs } from "../duration.js";
 import { CliFailure, ExitCode } from "../exit-code.js";
-import { parseDurationMs, parseDurationOrZeroMs } from "./duration.js";
 import { type CommandName, commandUsage, rootUsage } from "./usage.js";
 
 export type OutputFormat = "table" | "json" | "yaml";

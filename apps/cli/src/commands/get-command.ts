@@ -2,10 +2,10 @@
 import { type Update, UpdateSchema } from "@destination/proto";
 import type { SessionOptions } from "../args/parse-command-line.js";
 import { type CliIo, LiveScreen } from "../cli-io.js";
+import { formatDurationMs } from "../duration.js";
 import { EndpointSet, type EndpointSetView } from "../endpoints/endpoint-set.js";
 import type { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import { formatEndpointTable } from "../render/endpoint-table.js";
 import { machineOutput } from "../render/message-output.js";
 import { type Styles, stylesFor } from "../render/styles.js";

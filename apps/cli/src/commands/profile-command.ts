@@ -2,9 +2,9 @@
 import { type DestinationProfile, DestinationProfileSchema } from "@destination/proto";
 import type { SessionOptions } from "../args/parse-command-line.js";
 import { type CliIo, LiveScreen } from "../cli-io.js";
+import { formatDurationMs } from "../duration.js";
 import { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import { machineOutput } from "../render/message-output.js";
 import { formatProfile } from "../render/profile-view.js";
 import { stylesFor } from "../render/styles.js";

@@ -1,8 +1,8 @@
 // Reads `/debug/endpoints` from the server's admin HTTP address, turning each way it can fail
 // into dst's exit codes.
 import { request } from "node:http";
+import { formatDurationMs } from "../duration.js";
 import { CliFailure, ExitCode } from "../exit-code.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import type { EndpointsReportView } from "./endpoints-report.js";
 import type { ServiceAuthority } from "./service-authority.js";
 

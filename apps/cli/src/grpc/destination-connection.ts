@@ -9,8 +9,8 @@ import {
 } from "@destination/proto";
 import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
+import { formatDurationMs } from "../duration.js";
 import { CliFailure, ExitCode } from "../exit-code.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import { failureFromStatus } from "./stream-failure.js";
 
 export type StreamEnd =

@@ -14,8 +14,8 @@ import {
   type WeightedAddr,
   type WeightedDst,
 } from "@destination/proto";
+import { formatDurationMs } from "../duration.js";
 import { endpointFields } from "../endpoints/endpoint-fields.js";
-import { formatDurationMs } from "./duration-text.js";
 import { requestMatchText, responseMatchText } from "./match-text.js";
 import type { Styles } from "./styles.js";
 import { formatTable } from "./text-table.js";
