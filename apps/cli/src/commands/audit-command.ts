@@ -11,7 +11,7 @@ import { CliFailure, ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { machineOutput } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
-import { InterruptGuard } from "./interrupt-guard.js";
+import { InterruptGuard } from "./stream-end.js";
 
 export interface AuditCommand {
   /** Empty with `all`: every port of every Service in the source. */

@@ -9,8 +9,7 @@ import { DestinationConnection } from "../grpc/destination-connection.js";
 import { formatEndpointTable } from "../render/endpoint-table.js";
 import { machineOutput } from "../render/message-output.js";
 import { type Styles, stylesFor } from "../render/styles.js";
-import { InterruptGuard } from "./interrupt-guard.js";
-import { exitCodeForEnd } from "./stream-exit.js";
+import { exitCodeForEnd, InterruptGuard } from "./stream-end.js";
 
 export interface GetCommand {
   readonly authority: string;

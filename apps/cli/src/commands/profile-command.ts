@@ -8,8 +8,7 @@ import { DestinationConnection } from "../grpc/destination-connection.js";
 import { machineOutput } from "../render/message-output.js";
 import { formatProfile } from "../render/profile-view.js";
 import { stylesFor } from "../render/styles.js";
-import { InterruptGuard } from "./interrupt-guard.js";
-import { exitCodeForEnd } from "./stream-exit.js";
+import { exitCodeForEnd, InterruptGuard } from "./stream-end.js";
 
 export interface ProfileCommand {
   readonly authority: string;
