@@ -3,8 +3,12 @@
 // (README "dst audit"). A divergence is rechecked after the settle time.
 import type { AuditSource, SessionOptions } from "../args/parse-command-line.js";
 import { auditJson, formatAuditTable } from "../audit/audit-output.js";
-import { type AuthorityAudit, auditAuthority, isUnreachable } from "../audit/authority-audit.js";
-import { firstAnswer } from "../audit/first-answer.js";
+import {
+  type AuthorityAudit,
+  auditAuthority,
+  firstAnswer,
+  isUnreachable,
+} from "../audit/authority-audit.js";
 import { recheckDivergent } from "../audit/recheck.js";
 import type { CliIo } from "../cli-io.js";
 import { CliFailure, ExitCode } from "../exit-code.js";
