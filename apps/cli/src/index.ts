@@ -11,7 +11,7 @@ export {
 } from "./args/parse-command-line.js";
 export type { CliIo, TextSink } from "./cli-io.js";
 export { processIo } from "./cli-io.js";
-export type { EndpointsReportView } from "./diagnose/endpoints-report.js";
+export type { EndpointsReportView } from "./diagnose/admin-endpoints.js";
 export { parseServiceAuthority, type ServiceAuthority } from "./diagnose/service-authority.js";
 export {
   type EndpointMark,
