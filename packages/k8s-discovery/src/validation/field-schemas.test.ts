@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { schemaProblem } from "../object-validation.js";
 import {
   nonEmptyString,
   optionalList,
@@ -8,7 +9,6 @@ import {
   port,
   stringMap,
 } from "./field-schemas.js";
-import { schemaProblem } from "./problem.js";
 
 describe("field schemas", () => {
   it("pass values of their type and name what they expect and what they got", () => {
