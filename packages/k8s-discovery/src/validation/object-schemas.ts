@@ -1,17 +1,6 @@
 import * as v from "valibot";
 import { latestUpdateOnly } from "../managed-fields.js";
 import type { ResourceKind } from "../resource-kind.js";
-import {
-  nonEmptyString,
-  optionalBoolean,
-  optionalList,
-  optionalNumber,
-  optionalPort,
-  optionalPortOrName,
-  optionalString,
-  optionalStringMap,
-  port,
-} from "./field-schemas.js";
 import { keptAs, keptWhole } from "./schema-projection.js";
 
 // The one declaration of the Kubernetes fields the destination service reads. The schemas
@@ -21,6 +10,39 @@ import { keptAs, keptWhole } from "./schema-projection.js";
 // Services exactly the fields named here, of other kinds the whole object (`keptWhole`), and
 // of `managedFields` the latest `Update` time. core's types are proven equal to them
 // (object-types.test.ts), and so is what the protobuf readers give (kube/protobuf-shapes.test.ts).
+
+// The valibot schemas the object schemas are built from. They only test types: what they
+// output is never used, the objects are kept as they came.
+
+/** A field that may be absent or `null`, as the API server writes an unset field. */
+export const optionalString = v.nullish(v.string());
+export const optionalBoolean = v.nullish(v.boolean());
+export const optionalNumber = v.nullish(v.number());
+
+/** `metadata.name`: a string, and not an empty one. */
+export const nonEmptyString = v.pipe(v.string(), v.nonEmpty());
+
+/** Ports, and any other whole number; NaN and Infinity are not one. */
+export const port = v.pipe(v.number(), v.integer());
+export const optionalPort = v.nullish(port);
+/** A port by number or by name (`targetPort`, a Server's `port`). */
+export const optionalPortOrName = v.nullish(v.union([port, v.string()]));
+
+/**
+ * Labels, annotations and selectors: an object of strings. They are read by key, so an array is
+ * refused, which valibot's record takes; keys that are not the object's own, and `__proto__`,
+ * `prototype` and `constructor`, are not looked at.
+ */
+export const stringMap = v.pipe(
+  v.custom<unknown>((value) => !Array.isArray(value), "expected Object, got Array"),
+  v.record(v.string(), v.string()),
+);
+export const optionalStringMap = v.nullish(stringMap);
+
+/** An array of `item`s, or absent, or `null`. */
+export function optionalList<T extends v.GenericSchema>(item: T) {
+  return v.nullish(v.array(item));
+}
 
 /**
  * An object (arrays included) whose listed fields pass their schemas, in the order given, read

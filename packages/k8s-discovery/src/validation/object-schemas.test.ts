@@ -8,7 +8,7 @@ import {
   optionalString,
   port,
   stringMap,
-} from "./field-schemas.js";
+} from "./object-schemas.js";
 
 describe("field schemas", () => {
   it("pass values of their type and name what they expect and what they got", () => {
