@@ -22,7 +22,7 @@ import { ProtobufListItems } from "../src/kube/protobuf-list-items.js";
 import { readPod } from "../src/kube/protobuf-pod.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "../src/kube/protobuf-watch-events.js";
 import { parseWatchEvent } from "../src/kube/watch-event.js";
-import { projectObject } from "../src/object-projection.js";
+import { projectObject } from "../src/validation/object-schemas.js";
 import { objectProblem, typedObjectProblem } from "../src/object-validation.js";
 
 type Path = "json" | "protobuf";

@@ -47,6 +47,6 @@ export { loadKubeBackend } from "./kube/load-kube-backend.js";
 export type { WatchStore } from "./kube/reflector.js";
 export type { KubeStatus } from "./kube/watch-event.js";
 export { latestUpdateTime } from "./managed-fields.js";
-export { projectObject } from "./object-projection.js";
 export type { SecretSource, SecretWatch } from "./secret-source.js";
 export { SECRETS_RESOURCE, secretSourceOf } from "./secret-source.js";
+export { projectObject } from "./validation/object-schemas.js";

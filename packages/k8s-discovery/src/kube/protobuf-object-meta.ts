@@ -11,7 +11,7 @@ import {
 import { shared, shareValues } from "./shared-strings.js";
 
 // meta/v1 messages (decoded with the schemas of proto/) as the JSON of the same object gives
-// them once projected (see object-projection.ts): Go's JSON leaves out empty strings, zero
+// them once projected (see object-schemas.ts): Go's JSON leaves out empty strings, zero
 // numbers and empty maps and lists where the field is `omitempty`, writes a pointer field
 // exactly when it is set (protobuf presence says which) and a zero time as null. Objects start
 // as `{}` and are filled field by field, and lists and maps decoded are kept as they are.

@@ -1,5 +1,7 @@
+import type { KubeObject, ManagedFieldsEntry, Pod, Service } from "@destination/core";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { informerLagSeconds } from "../informer-lag.js";
 import { schemaProblem } from "../object-validation.js";
 import {
   nonEmptyString,
@@ -7,6 +9,7 @@ import {
   optionalPortOrName,
   optionalString,
   port,
+  projectObject,
   stringMap,
 } from "./object-schemas.js";
 
@@ -77,5 +80,163 @@ describe("field schemas", () => {
     expect(schemaProblem(v.union([v.object({ n: never }), v.string()]), { n: 3 })).toBe(
       "the object: expected (Object | string), got Object",
     );
+  });
+});
+
+const managedFields = [
+  { manager: "kubelet", operation: "Update", time: "2026-01-01T00:00:05Z", fieldsV1: { x: {} } },
+  { manager: "kubectl", operation: "Apply", time: "2026-01-01T00:00:09Z", fieldsV1: { y: {} } },
+  { manager: "ctrl", operation: "Update", time: "2026-01-01T00:00:07Z", fieldsV1: { z: {} } },
+] as unknown as ManagedFieldsEntry[];
+
+describe("projectObject", () => {
+  it("keeps of managedFields only the latest Update time, which informer lag reads", () => {
+    const svc: KubeObject = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop", managedFields },
+    };
+    const projected = projectObject(svc);
+    expect(projected.metadata.managedFields).toEqual([
+      { operation: "Update", time: "2026-01-01T00:00:07Z" },
+    ]);
+    const older = {
+      ...svc,
+      metadata: { ...svc.metadata, managedFields: managedFields.slice(0, 1) },
+    };
+    expect(
+      informerLagSeconds(projectObject(older), projected, Date.parse("2026-01-01T00:00:10Z")),
+    ).toBe(informerLagSeconds(older, svc, Date.parse("2026-01-01T00:00:10Z")));
+    const applyOnly = {
+      ...svc,
+      metadata: { ...svc.metadata, managedFields: managedFields.slice(1, 2) },
+    };
+    expect(projectObject(applyOnly).metadata).toEqual({ name: "web", namespace: "shop" });
+  });
+
+  it("keeps of a Pod the fields the watchers read", () => {
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web-1", namespace: "shop", labels: { app: "web" }, uid: "u1" },
+      spec: {
+        nodeName: "node-a",
+        serviceAccountName: "web",
+        hostNetwork: false,
+        dnsPolicy: "ClusterFirst",
+        volumes: [{ name: "data" }],
+        initContainers: [
+          {
+            name: "linkerd-proxy",
+            image: "proxy",
+            env: [
+              { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+              { name: "POD_IP", valueFrom: { fieldRef: { fieldPath: "status.podIP" } } },
+            ],
+            resources: { limits: { cpu: "1" } },
+          },
+        ],
+        containers: [
+          {
+            name: "app",
+            image: "app",
+            ports: [{ name: "http", containerPort: 8080, hostPort: 18080, protocol: "TCP" }],
+            livenessProbe: { httpGet: { path: "/" } },
+          },
+        ],
+      },
+      status: {
+        phase: "Running",
+        podIP: "10.0.0.1",
+        podIPs: [{ ip: "10.0.0.1" }],
+        hostIP: "172.18.0.2",
+        hostIPs: [{ ip: "172.18.0.2" }],
+        conditions: [{ type: "Ready", status: "True" }],
+        containerStatuses: [{ name: "app", ready: true }],
+      },
+    } as unknown as Pod;
+    expect(projectObject(pod)).toEqual({
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "web-1", namespace: "shop", labels: { app: "web" }, uid: "u1" },
+      spec: {
+        nodeName: "node-a",
+        serviceAccountName: "web",
+        hostNetwork: false,
+        initContainers: [
+          {
+            name: "linkerd-proxy",
+            env: [
+              { name: "LINKERD2_PROXY_INBOUND_LISTEN_ADDR", value: "0.0.0.0:4143" },
+              { name: "POD_IP" },
+            ],
+          },
+        ],
+        containers: [
+          {
+            name: "app",
+            ports: [{ name: "http", containerPort: 8080, hostPort: 18080, protocol: "TCP" }],
+          },
+        ],
+      },
+      status: {
+        phase: "Running",
+        podIP: "10.0.0.1",
+        podIPs: [{ ip: "10.0.0.1" }],
+        hostIP: "172.18.0.2",
+        hostIPs: [{ ip: "172.18.0.2" }],
+      },
+    });
+  });
+
+  it("leaves malformed parts as they are, for the indexes to skip", () => {
+    const pod = {
+      apiVersion: "v1",
+      kind: "Pod",
+      metadata: { name: "odd" },
+      spec: { containers: "not a list" },
+    } as unknown as Pod;
+    expect(projectObject(pod)).toEqual(pod);
+  });
+
+  it("keeps of a Service the fields the watchers read, and a malformed spec as it is", () => {
+    const svc = {
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop" },
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.96.0.10",
+        clusterIPs: ["10.96.0.10"],
+        ports: [
+          { name: "http", protocol: "TCP", appProtocol: "http", port: 80, targetPort: "http" },
+        ],
+        selector: { app: "web" },
+        sessionAffinity: "None",
+        ipFamilies: ["IPv4"],
+        ipFamilyPolicy: "SingleStack",
+        internalTrafficPolicy: "Cluster",
+      },
+      status: { loadBalancer: {} },
+    } as unknown as Service;
+    expect(projectObject(svc)).toStrictEqual({
+      apiVersion: "v1",
+      kind: "Service",
+      metadata: { name: "web", namespace: "shop" },
+      spec: {
+        type: "ClusterIP",
+        clusterIP: "10.96.0.10",
+        clusterIPs: ["10.96.0.10"],
+        ports: [{ name: "http", protocol: "TCP", port: 80, targetPort: "http" }],
+        selector: { app: "web" },
+        ipFamilies: ["IPv4"],
+        internalTrafficPolicy: "Cluster",
+      },
+    });
+    // Validation sees a wrongly typed spec or port list and skips the Service with a warning.
+    const odd = { ...svc, spec: "ClusterIP" } as unknown as Service;
+    expect(projectObject(odd).spec).toBe("ClusterIP");
+    const oddPorts = { ...svc, spec: { ports: "80" } } as unknown as Service;
+    expect(projectObject(oddPorts).spec).toStrictEqual({ ports: "80" });
   });
 });
