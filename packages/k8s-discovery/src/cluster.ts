@@ -2,6 +2,7 @@ import type {
   EndpointSlice,
   Endpoints,
   ExternalWorkload,
+  KubeObject,
   Node,
   Owner,
   PartialObjectMetadata,
@@ -64,4 +65,22 @@ export interface Cluster {
   whenSynced(): Promise<void>;
   hasSynced(): boolean;
   stop(): Promise<void>;
+}
+
+const CACHE_PROPERTY = {
+  Service: "services",
+  EndpointSlice: "endpointSlices",
+  Endpoints: "endpoints",
+  Pod: "pods",
+  ServiceProfile: "serviceProfiles",
+  Server: "servers",
+  ExternalWorkload: "externalWorkloads",
+  Node: "nodes",
+  ReplicaSet: "replicaSets",
+  Job: "jobs",
+} as const satisfies Record<ResourceKind, keyof Cluster>;
+
+/** The cache of one kind, for code that loops over kinds (metrics, tests). */
+export function clusterCache(cluster: Cluster, kind: ResourceKind): ResourceCache<KubeObject> {
+  return cluster[CACHE_PROPERTY[kind]] as ResourceCache<KubeObject>;
 }

@@ -26,7 +26,7 @@ export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
 
 export type { AuditSource } from "./audit-source.js";
 export { auditSourceOf } from "./audit-source.js";
-export { clusterCache } from "./cluster-cache.js";
+export { clusterCache } from "./cluster.js";
 export type { ClusterMetrics, WatchErrorReason, WatchEventType } from "./cluster-metrics.js";
 export {
   CACHE_SIZE_METRICS,
