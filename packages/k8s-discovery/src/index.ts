@@ -24,9 +24,8 @@ export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
 // For authors composing a server: the API server's own requests, re-lists and Secrets, the
 // backend's metrics and informer lag, and the projection the caches apply.
 
-export type { AuditSource } from "./audit-source.js";
-export { auditSourceOf } from "./audit-source.js";
-export { clusterCache } from "./cluster.js";
+export type { AuditSource } from "./cluster.js";
+export { auditSourceOf, clusterCache } from "./cluster.js";
 export type { ClusterMetrics, WatchErrorReason, WatchEventType } from "./cluster-metrics.js";
 export {
   CACHE_SIZE_METRICS,

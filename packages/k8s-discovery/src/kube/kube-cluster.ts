@@ -1,14 +1,16 @@
-import type { KubeObject, PartialObjectMetadata, Pod, Secret } from "@destination/core";
 import {
   type Clock,
+  type KubeObject,
   type Logger,
   type Owner,
   type OwnerMetadataLookup,
+  type PartialObjectMetadata,
+  type Pod,
   resolvePodOwner,
+  type Secret,
   silentLogger,
 } from "@destination/core";
-import type { AuditSource } from "../audit-source.js";
-import type { Cluster } from "../cluster.js";
+import type { AuditSource, Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
