@@ -1,8 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { type Clock, type KubeObject, type Logger, systemClock } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
-import { toObjectMetadata } from "../object-metadata.js";
-import { apiVersionOf } from "../resource-kind.js";
+import { apiVersionOf, toObjectMetadata } from "../resource-kind.js";
 import { projectObject } from "../validation/object-schemas.js";
 import { DEFAULT_API_SILENCE_TIMEOUT_MS, SilenceWatchdog, watchSilenceMs } from "./api-liveness.js";
 import {
