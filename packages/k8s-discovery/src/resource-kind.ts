@@ -1,4 +1,5 @@
 import type { KubeObject, PartialObjectMetadata } from "@destination/core";
+
 /** Every resource the destination service caches, with what it takes to list and watch it. */
 export interface ResourceKindInfo {
   readonly kind: string;
