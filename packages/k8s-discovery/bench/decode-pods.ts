@@ -17,7 +17,7 @@ import { UnknownSchema } from "../src/gen/k8s/runtime/runtime_pb.js";
 import { PROTOBUF_MAGIC } from "../src/kube/api-resource.js";
 import { ListItems } from "../src/kube/list-items.js";
 import { NdjsonLines } from "../src/kube/ndjson-lines.js";
-import { unwrapEnvelope } from "../src/kube/protobuf-envelope.js";
+import { unwrapEnvelope } from "../src/kube/protobuf-decode.js";
 import { ProtobufListItems } from "../src/kube/protobuf-list-items.js";
 import { readPod } from "../src/kube/protobuf-pod.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "../src/kube/protobuf-watch-events.js";

@@ -5,7 +5,7 @@ import { DEFAULT_API_SILENCE_TIMEOUT_MS, keepAliveIdleMs } from "./api-liveness.
 import { isProtobuf } from "./api-resource.js";
 import { KubeApiError } from "./kube-api-error.js";
 import { apiServerOf, type KubeConfig } from "./kube-config.js";
-import { parseProtobufStatus } from "./protobuf-status.js";
+import { parseProtobufStatus } from "./protobuf-decode.js";
 import { type KubeStatus, toStatus } from "./watch-event.js";
 
 export { KubeApiError };
