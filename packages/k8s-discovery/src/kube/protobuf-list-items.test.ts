@@ -9,8 +9,7 @@ import { RESOURCE_KINDS, toObjectMetadata } from "../resource-kind.js";
 import { projectObject } from "../validation/object-schemas.js";
 import { ProtobufError } from "./protobuf-decode.js";
 import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
-import { metadataItemReader } from "./protobuf-items.js";
-import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
+import { type ItemReader, metadataItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
 import { readService } from "./protobuf-service.js";
 

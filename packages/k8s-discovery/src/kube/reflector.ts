@@ -22,8 +22,12 @@ import {
 } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
 import { NdjsonLines } from "./ndjson-lines.js";
-import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
-import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
+import {
+  type ItemReader,
+  metadataItemReader,
+  PROTOBUF_ITEM_READERS,
+  ProtobufListItems,
+} from "./protobuf-list-items.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "./protobuf-watch-events.js";
 import { isGone, parseWatchEvent, type WatchEvent } from "./watch-event.js";
 import { WatchPosition } from "./watch-position.js";
