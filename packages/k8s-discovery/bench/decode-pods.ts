@@ -16,7 +16,7 @@ import { EncodedListSchema, WatchEventSchema } from "../src/gen/k8s/meta/v1/meta
 import { UnknownSchema } from "../src/gen/k8s/runtime/runtime_pb.js";
 import { PROTOBUF_MAGIC } from "../src/kube/api-resource.js";
 import { ListItems } from "../src/kube/list-items.js";
-import { NdjsonLines } from "../src/kube/ndjson-lines.js";
+import { NdjsonLines } from "../src/kube/body-chunks.js";
 import { unwrapEnvelope } from "../src/kube/protobuf-decode.js";
 import { ProtobufListItems } from "../src/kube/protobuf-list-items.js";
 import { readPod } from "../src/kube/protobuf-pod.js";

@@ -13,7 +13,7 @@ import {
   PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
-import { forEachChunk } from "./body-chunks.js";
+import { forEachChunk, NdjsonLines } from "./body-chunks.js";
 import {
   connectionErrorOf,
   KubeApiError,
@@ -21,7 +21,6 @@ import {
   type KubeRequest,
 } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
-import { NdjsonLines } from "./ndjson-lines.js";
 import {
   type ItemReader,
   metadataItemReader,
