@@ -7,11 +7,11 @@ export type { CacheEventHandler, CacheStats, ResourceCache } from "./cache.js";
 export { keyOf, objectKey } from "./cache.js";
 export type { Cluster, ClusterIndexes } from "./cluster.js";
 export { podIsLive, SERVICE_NAME_LABEL } from "./cluster-indexes.js";
-export { KubeApiError } from "./kube/kube-api-error.js";
 export type { KubeCluster, KubeClusterOptions } from "./kube/kube-cluster.js";
 export type { KubeConfig, KubeConfigSource } from "./kube/kube-config.js";
 // The cluster backend is loaded when first asked for, not with this entry (README, "Import cost").
 export { createKubeCluster, loadKubeConfig } from "./kube/load-kube-backend.js";
+export { KubeApiError } from "./kube/watch-event.js";
 export type { ManifestsCluster, ManifestsClusterOptions } from "./manifests/manifests-cluster.js";
 export { createManifestsCluster } from "./manifests/manifests-cluster.js";
 export type { IndexDefinition } from "./memory/memory-cache.js";

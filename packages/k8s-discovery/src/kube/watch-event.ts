@@ -83,3 +83,15 @@ function causesOf(details: unknown): { causes?: string[] } {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** A response other than 2xx, with the server's `Status` when it sent one. */
+export class KubeApiError extends Error {
+  override readonly name = "KubeApiError";
+  constructor(
+    readonly statusCode: number,
+    readonly status: KubeStatus,
+    path: string,
+  ) {
+    super(`${path}: HTTP ${statusCode}${status.message ? `: ${status.message}` : ""}`);
+  }
+}
