@@ -28,8 +28,7 @@ import {
   ProtobufListItems,
 } from "./protobuf-list-items.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "./protobuf-watch-events.js";
-import { isGone, parseWatchEvent, type WatchEvent } from "./watch-event.js";
-import { WatchPosition } from "./watch-position.js";
+import { isGone, parseWatchEvent, type WatchEvent, WatchPosition } from "./watch-event.js";
 
 /** Where a list/watch loop puts what it sees; a `MemoryCache` is one. */
 export interface WatchStore<T extends KubeObject> {
