@@ -26,8 +26,7 @@ import {
 import { commandUsage, rootUsage } from "./args/usage.js";
 import { ExitCode } from "./exit-code.js";
 import { messageJson } from "./render/message-output.js";
-import { runCli } from "./run-cli.js";
-import { cliVersion } from "./version.js";
+import { cliVersion, runCli } from "./run-cli.js";
 
 const WEB = "web-svc.emojivoto.svc.cluster.local:80";
 const DB = "db.emojivoto.svc.cluster.local:3306";

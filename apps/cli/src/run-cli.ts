@@ -1,9 +1,12 @@
 // One run of `dst`: parse, dispatch, and turn every outcome into an exit code.
+
+import packageJson from "../package.json" with { type: "json" };
 import { type CliCommand, parseCommandLine, UsageError } from "./args/parse-command-line.js";
-import { CliFailure } from "./cli-failure.js";
 import type { CliIo } from "./cli-io.js";
-import { ExitCode } from "./exit-code.js";
-import { cliVersion } from "./version.js";
+import { CliFailure, ExitCode } from "./exit-code.js";
+
+// Bundled into dist by tsup, so the binary does not read package.json at run time.
+export const cliVersion: string = packageJson.version;
 
 // Each command is imported when it runs: they bring gRPC and YAML, which neither `help`, a usage
 // error nor an import of this package needs (README, "Import cost").

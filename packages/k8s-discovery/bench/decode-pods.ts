@@ -15,15 +15,15 @@ import { PodSchema } from "../src/gen/k8s/core/v1/core_pb.js";
 import { EncodedListSchema, WatchEventSchema } from "../src/gen/k8s/meta/v1/meta_pb.js";
 import { UnknownSchema } from "../src/gen/k8s/runtime/runtime_pb.js";
 import { PROTOBUF_MAGIC } from "../src/kube/api-resource.js";
+import { NdjsonLines } from "../src/kube/body-chunks.js";
 import { ListItems } from "../src/kube/list-items.js";
-import { NdjsonLines } from "../src/kube/ndjson-lines.js";
-import { unwrapEnvelope } from "../src/kube/protobuf-envelope.js";
+import { unwrapEnvelope } from "../src/kube/protobuf-decode.js";
 import { ProtobufListItems } from "../src/kube/protobuf-list-items.js";
 import { readPod } from "../src/kube/protobuf-pod.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "../src/kube/protobuf-watch-events.js";
 import { parseWatchEvent } from "../src/kube/watch-event.js";
-import { projectObject } from "../src/object-projection.js";
 import { objectProblem, typedObjectProblem } from "../src/object-validation.js";
+import { projectObject } from "../src/validation/object-schemas.js";
 
 type Path = "json" | "protobuf";
 type Mode = "list" | "watch";

@@ -1,6 +1,5 @@
 import type { BoundCounter, MetricsRegistry } from "@destination/core";
-import type { Cluster } from "./cluster.js";
-import { clusterCache } from "./cluster-cache.js";
+import { type Cluster, clusterCache } from "./cluster.js";
 import { RESOURCE_KINDS, type ResourceKind } from "./resource-kind.js";
 
 /** The type of one event of a Kubernetes watch stream. */

@@ -7,11 +7,11 @@ export type { CacheEventHandler, CacheStats, ResourceCache } from "./cache.js";
 export { keyOf, objectKey } from "./cache.js";
 export type { Cluster, ClusterIndexes } from "./cluster.js";
 export { podIsLive, SERVICE_NAME_LABEL } from "./cluster-indexes.js";
-export { KubeApiError } from "./kube/kube-api-error.js";
 export type { KubeCluster, KubeClusterOptions } from "./kube/kube-cluster.js";
 export type { KubeConfig, KubeConfigSource } from "./kube/kube-config.js";
 // The cluster backend is loaded when first asked for, not with this entry (README, "Import cost").
 export { createKubeCluster, loadKubeConfig } from "./kube/load-kube-backend.js";
+export { KubeApiError } from "./kube/watch-event.js";
 export type { ManifestsCluster, ManifestsClusterOptions } from "./manifests/manifests-cluster.js";
 export { createManifestsCluster } from "./manifests/manifests-cluster.js";
 export type { IndexDefinition } from "./memory/memory-cache.js";
@@ -24,9 +24,8 @@ export { apiVersionOf, RESOURCE_KINDS } from "./resource-kind.js";
 // For authors composing a server: the API server's own requests, re-lists and Secrets, the
 // backend's metrics and informer lag, and the projection the caches apply.
 
-export type { AuditSource } from "./audit-source.js";
-export { auditSourceOf } from "./audit-source.js";
-export { clusterCache } from "./cluster-cache.js";
+export type { AuditSource } from "./cluster.js";
+export { auditSourceOf, clusterCache } from "./cluster.js";
 export type { ClusterMetrics, WatchErrorReason, WatchEventType } from "./cluster-metrics.js";
 export {
   CACHE_SIZE_METRICS,
@@ -47,6 +46,6 @@ export { loadKubeBackend } from "./kube/load-kube-backend.js";
 export type { WatchStore } from "./kube/reflector.js";
 export type { KubeStatus } from "./kube/watch-event.js";
 export { latestUpdateTime } from "./managed-fields.js";
-export { projectObject } from "./object-projection.js";
 export type { SecretSource, SecretWatch } from "./secret-source.js";
 export { SECRETS_RESOURCE, secretSourceOf } from "./secret-source.js";
+export { projectObject } from "./validation/object-schemas.js";

@@ -1,6 +1,5 @@
 import type { KubeObject } from "@destination/core";
-import type { Cluster } from "./cluster.js";
-import { clusterCache } from "./cluster-cache.js";
+import { type Cluster, clusterCache } from "./cluster.js";
 import { type ClusterMetrics, INFORMER_LAG_METRICS } from "./cluster-metrics.js";
 import { latestUpdateTime } from "./managed-fields.js";
 import type { ResourceKind } from "./resource-kind.js";

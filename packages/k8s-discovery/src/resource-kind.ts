@@ -1,3 +1,5 @@
+import type { KubeObject, PartialObjectMetadata } from "@destination/core";
+
 /** Every resource the destination service caches, with what it takes to list and watch it. */
 export interface ResourceKindInfo {
   readonly kind: string;
@@ -98,4 +100,17 @@ export type ResourceKind = keyof typeof RESOURCE_KINDS;
 /** `apiVersion` text of a kind: `v1` for the core group, else `group/version`. */
 export function apiVersionOf(info: Pick<ResourceKindInfo, "group" | "version">): string {
   return info.group === "" ? info.version : `${info.group}/${info.version}`;
+}
+
+/**
+ * What a metadata-only cache keeps of an object: its metadata without
+ * `managedFields`, typed as the resource it describes rather than as `PartialObjectMetadata`,
+ * whether the server sent metadata or a full object.
+ */
+export function toObjectMetadata(
+  obj: KubeObject,
+  info: Pick<ResourceKindInfo, "kind" | "group" | "version">,
+): PartialObjectMetadata {
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
+  return { apiVersion: apiVersionOf(info), kind: info.kind, metadata };
 }

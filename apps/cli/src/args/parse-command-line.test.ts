@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../exit-code.js";
 import {
+  buildContextToken,
   type CliCommand,
   DEFAULT_ADDR,
   DEFAULT_ADMIN_ADDR,
@@ -276,5 +277,22 @@ describe("parseCommandLine: audit", () => {
     [["get", "--manifests", "dir", AUTHORITY], /--manifests applies only to audit/],
   ])("refuses %j", (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(message);
+  });
+});
+
+describe("buildContextToken", () => {
+  it("is empty without parts, so the server sees no token", () => {
+    expect(buildContextToken({})).toBe("");
+  });
+
+  it("writes all three keys in the injector's order", () => {
+    expect(buildContextToken({ pod: "web-1", nodeName: "node-a", ns: "emojivoto" })).toBe(
+      '{"ns":"emojivoto","nodeName":"node-a","pod":"web-1"}',
+    );
+  });
+
+  it("writes only the given keys and escapes values as JSON", () => {
+    expect(buildContextToken({ nodeName: 'n"1' })).toBe('{"nodeName":"n\\"1"}');
+    expect(buildContextToken({ ns: "" })).toBe('{"ns":""}');
   });
 });

@@ -1,11 +1,8 @@
 // The command line → one `CliCommand`. Flags may appear before or after the command name.
 import { parseArgs } from "node:util";
-import { CliFailure } from "../cli-failure.js";
-import type { ServiceAuthority } from "../diagnose/service-authority.js";
-import { parseServiceAuthority } from "../diagnose/service-authority.js";
-import { ExitCode } from "../exit-code.js";
-import { buildContextToken } from "./context-token.js";
-import { parseDurationMs, parseDurationOrZeroMs } from "./duration.js";
+import { parseServiceAuthority, type ServiceAuthority } from "../diagnose/service-authority.js";
+import { parseDurationMs, parseDurationOrZeroMs } from "../duration.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 import { type CommandName, commandUsage, rootUsage } from "./usage.js";
 
 export type OutputFormat = "table" | "json" | "yaml";
@@ -268,4 +265,22 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     fail(`${name} needs exactly one AUTHORITY, got ${operands.length}`);
   }
   return { kind: name, authority: operands[0] ?? "", once: values.once === true, options };
+}
+
+// The context token a proxy sends (`LINKERD2_PROXY_DESTINATION_CONTEXT`), built from
+// `--ns` / `--node` / `--pod` so an operator can ask as a given pod would.
+export interface ContextTokenParts {
+  readonly ns?: string | undefined;
+  readonly nodeName?: string | undefined;
+  readonly pod?: string | undefined;
+}
+
+/** `{"ns":…,"nodeName":…,"pod":…}` with only the given keys, in the injector's order; the empty
+ * string (no token) when none is given. */
+export function buildContextToken(parts: ContextTokenParts): string {
+  const token: Record<string, string> = {};
+  if (parts.ns !== undefined) token.ns = parts.ns;
+  if (parts.nodeName !== undefined) token.nodeName = parts.nodeName;
+  if (parts.pod !== undefined) token.pod = parts.pod;
+  return Object.keys(token).length === 0 ? "" : JSON.stringify(token);
 }

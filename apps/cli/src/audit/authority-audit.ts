@@ -1,10 +1,53 @@
-// One authority audited: the audited server's first Get and GetProfile answers against the
-// reference's.
-import type { DestinationProfile, EndpointViewDifferences, Update } from "@destination/proto";
-import { ExitCode } from "../exit-code.js";
-import { diffEndpoints } from "./endpoint-diff.js";
-import type { FirstAnswer } from "./first-answer.js";
-import { diffProfiles } from "./profile-diff.js";
+// One authority audited: the first Get and GetProfile answers of each server, and the audited
+// server's compared with the reference's.
+import {
+  compareEndpointViews,
+  create,
+  type DestinationProfile,
+  DestinationProfileSchema,
+  differingFields,
+  EndpointView,
+  type EndpointViewDifferences,
+  type Update,
+} from "@destination/proto";
+import { type CliFailure, ExitCode } from "../exit-code.js";
+import type {
+  DestinationConnection,
+  DestinationStream,
+  MethodMessages,
+} from "../grpc/destination-connection.js";
+
+// The first complete answer of a stream: its first message, or nothing when the stream stays
+// silent for the timeout (Get never sends "no endpoints"; GetProfile is silent on a rejected
+// ServiceProfile), or how it failed.
+export type FirstAnswer<Message> =
+  | { readonly kind: "answered"; readonly message: Message | undefined }
+  | { readonly kind: "failed"; readonly failure: CliFailure };
+
+export async function firstAnswer<Method extends keyof MethodMessages>(
+  connection: DestinationConnection,
+  method: Method,
+  authority: string,
+  contextToken: string,
+  /** Registers the stream for Ctrl-C (`InterruptGuard.track`). */
+  track: (stream: DestinationStream) => DestinationStream,
+): Promise<FirstAnswer<MethodMessages[Method]>> {
+  let message: MethodMessages[Method] | undefined;
+  const stream: DestinationStream = track(
+    connection.open(method, authority, contextToken, {
+      onMessage(first) {
+        message = first;
+        stream.cancel();
+      },
+      onQuiet() {
+        stream.cancel();
+      },
+    }),
+  );
+  const end = await stream.ended;
+  // A stream the server closed with OK before answering (shutdown) counts as silent.
+  return end.kind === "failed" ? end : { kind: "answered", message };
+}
 
 /** Both sides' first answers to one method. */
 export interface AnswerPair<Message> {
@@ -82,4 +125,35 @@ export function auditAuthority(
 /** An answer the audited server could not give at all: it is unreachable. */
 export function isUnreachable<Message>(answer: FirstAnswer<Message>): boolean {
   return answer.kind === "failed" && answer.failure.exitCode === ExitCode.unreachable;
+}
+
+// Two first answers to one Get, compared endpoint by endpoint as a proxy holds them: proto's
+// `compareEndpointViews`, the comparison the server's self-audit makes too. "Held" is what the
+// audited server answers, "expected" what the reference answers.
+/** A first answer as a proxy holds it; `undefined` (a silent stream) holds nothing. */
+const held = (update: Update | undefined) =>
+  update === undefined ? new EndpointView() : new EndpointView().apply(update);
+
+/** How `actual` (the audited server's first answer) differs from `expected` (the reference's). */
+export function diffEndpoints(
+  expected: Update | undefined,
+  actual: Update | undefined,
+): EndpointViewDifferences {
+  return compareEndpointViews(held(expected), held(actual));
+}
+
+// Two first GetProfile answers compared field by field (opaque protocol, endpoint, routes, retry
+// budget, dst overrides, refs), in proto JSON names.
+/** The fields on which `actual` (the audited server's) differs from `expected`; silence is `{}`. */
+export function diffProfiles(
+  expected: DestinationProfile | undefined,
+  actual: DestinationProfile | undefined,
+): string[] {
+  const empty = create(DestinationProfileSchema);
+  const fields = differingFields(DestinationProfileSchema, expected ?? empty, actual ?? empty);
+  // One side silent, the other not: say so even when the answer is the empty profile.
+  if (fields.length === 0 && (expected === undefined) !== (actual === undefined)) {
+    return [expected === undefined ? "(unexpected profile)" : "(no profile)"];
+  }
+  return fields;
 }

@@ -3,16 +3,19 @@
 // (README "dst audit"). A divergence is rechecked after the settle time.
 import type { AuditSource, SessionOptions } from "../args/parse-command-line.js";
 import { auditJson, formatAuditTable } from "../audit/audit-output.js";
-import { type AuthorityAudit, auditAuthority, isUnreachable } from "../audit/authority-audit.js";
-import { firstAnswer } from "../audit/first-answer.js";
+import {
+  type AuthorityAudit,
+  auditAuthority,
+  firstAnswer,
+  isUnreachable,
+} from "../audit/authority-audit.js";
 import { recheckDivergent } from "../audit/recheck.js";
-import { CliFailure } from "../cli-failure.js";
 import type { CliIo } from "../cli-io.js";
-import { ExitCode } from "../exit-code.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
 import { machineOutput } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
-import { InterruptGuard } from "./interrupt-guard.js";
+import { InterruptGuard } from "./stream-end.js";
 
 export interface AuditCommand {
   /** Empty with `all`: every port of every Service in the source. */

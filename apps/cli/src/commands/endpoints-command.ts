@@ -9,8 +9,7 @@ import { DestinationConnection, type StreamEnd } from "../grpc/destination-conne
 import { type EndpointTableRow, formatEndpointTable } from "../render/endpoint-table.js";
 import { machineOutput, messageJson } from "../render/message-output.js";
 import { stylesFor } from "../render/styles.js";
-import { InterruptGuard } from "./interrupt-guard.js";
-import { SERVER_CLOSED_NOTE } from "./stream-exit.js";
+import { InterruptGuard, SERVER_CLOSED_NOTE } from "./stream-end.js";
 
 export interface EndpointsCommand {
   readonly authorities: readonly string[];

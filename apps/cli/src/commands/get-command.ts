@@ -1,17 +1,15 @@
 // `dst get AUTHORITY`: the endpoint set of a service, live or --once.
 import { type Update, UpdateSchema } from "@destination/proto";
 import type { SessionOptions } from "../args/parse-command-line.js";
-import type { CliIo } from "../cli-io.js";
+import { type CliIo, LiveScreen } from "../cli-io.js";
+import { formatDurationMs } from "../duration.js";
 import { EndpointSet, type EndpointSetView } from "../endpoints/endpoint-set.js";
 import type { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import { formatEndpointTable } from "../render/endpoint-table.js";
 import { machineOutput } from "../render/message-output.js";
 import { type Styles, stylesFor } from "../render/styles.js";
-import { LiveScreen } from "../terminal/live-screen.js";
-import { InterruptGuard } from "./interrupt-guard.js";
-import { exitCodeForEnd } from "./stream-exit.js";
+import { exitCodeForEnd, InterruptGuard } from "./stream-end.js";
 
 export interface GetCommand {
   readonly authority: string;

@@ -1,16 +1,14 @@
 // `dst profile AUTHORITY`: the profile of a service or ip:port, live or --once.
 import { type DestinationProfile, DestinationProfileSchema } from "@destination/proto";
 import type { SessionOptions } from "../args/parse-command-line.js";
-import type { CliIo } from "../cli-io.js";
+import { type CliIo, LiveScreen } from "../cli-io.js";
+import { formatDurationMs } from "../duration.js";
 import { ExitCode } from "../exit-code.js";
 import { DestinationConnection } from "../grpc/destination-connection.js";
-import { formatDurationMs } from "../render/duration-text.js";
 import { machineOutput } from "../render/message-output.js";
 import { formatProfile } from "../render/profile-view.js";
 import { stylesFor } from "../render/styles.js";
-import { LiveScreen } from "../terminal/live-screen.js";
-import { InterruptGuard } from "./interrupt-guard.js";
-import { exitCodeForEnd } from "./stream-exit.js";
+import { exitCodeForEnd, InterruptGuard } from "./stream-end.js";
 
 export interface ProfileCommand {
   readonly authority: string;

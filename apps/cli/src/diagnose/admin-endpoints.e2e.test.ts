@@ -2,8 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { unusedLoopbackAddress } from "../../test/support/fake-destination-server.js";
-import { CliFailure } from "../cli-failure.js";
-import { ExitCode } from "../exit-code.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 import { fetchEndpointsReport } from "./admin-endpoints.js";
 
 const WEB = { namespace: "shop", name: "web", port: 80 };

@@ -14,8 +14,7 @@ import {
   opaquePod,
   removeUpdate,
 } from "../../test/support/sample-messages.js";
-import { endpointKey } from "./endpoint-key.js";
-import { EndpointSet, type EndpointSetView } from "./endpoint-set.js";
+import { EndpointSet, type EndpointSetView, endpointKey } from "./endpoint-set.js";
 
 const at = (text: string, pod = text): WeightedAddr =>
   create(WeightedAddrSchema, {

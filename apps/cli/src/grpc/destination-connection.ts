@@ -1,6 +1,5 @@
 // One channel to the server and the streams opened on it: the first-message deadline,
 // cancellation, and how each stream ended.
-
 import {
   create,
   type DestinationProfile,
@@ -9,10 +8,9 @@ import {
 } from "@destination/proto";
 import { DestinationClient } from "@destination/proto/client";
 import * as grpc from "@grpc/grpc-js";
-import { CliFailure } from "../cli-failure.js";
-import { ExitCode } from "../exit-code.js";
-import { formatDurationMs } from "../render/duration-text.js";
-import { failureFromStatus } from "./stream-failure.js";
+import { status as GrpcStatus, type StatusObject } from "@grpc/grpc-js";
+import { formatDurationMs } from "../duration.js";
+import { CliFailure, ExitCode } from "../exit-code.js";
 
 export type StreamEnd =
   /** The server closed the stream with OK (it does so when a client falls behind). */
@@ -119,5 +117,35 @@ export class DestinationConnection {
 
   close(): void {
     this.client.close();
+  }
+}
+
+// A gRPC status that ended a stream badly → what the operator reads and the exit code.
+/** grpc-js wraps the socket error in boilerplate; keep the part that says what happened. */
+export function connectionErrorText(details: string): string {
+  const cause = /Last error: (?:Error: )?(.*?)(?:\.? Resolution note:.*)?$/s.exec(details)?.[1];
+  return cause === undefined || cause === "" ? details : cause;
+}
+
+export function failureFromStatus(
+  status: Pick<StatusObject, "code" | "details">,
+  addr: string,
+  receivedAny: boolean,
+): CliFailure {
+  const codeName = GrpcStatus[status.code] ?? `code ${status.code}`;
+  switch (status.code) {
+    case GrpcStatus.UNAVAILABLE:
+      return new CliFailure(
+        receivedAny
+          ? `lost the connection to the destination server at ${addr}: ${connectionErrorText(status.details)}`
+          : `cannot reach the destination server at ${addr}: ${connectionErrorText(status.details)}`,
+        ExitCode.unreachable,
+      );
+    case GrpcStatus.NOT_FOUND:
+      return new CliFailure(`${status.details} (${codeName})`, ExitCode.notFound);
+    case GrpcStatus.INVALID_ARGUMENT:
+      return new CliFailure(`${status.details} (${codeName})`, ExitCode.invalidArgument);
+    default:
+      return new CliFailure(`${status.details} (${codeName})`, ExitCode.failure);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EndpointsReportView, SliceView } from "../diagnose/endpoints-report.js";
+import type { EndpointsReportView, SliceView } from "../diagnose/admin-endpoints.js";
 import { formatDiagnosis } from "./diagnosis-view.js";
 import { colorStyles, plainStyles } from "./styles.js";
 

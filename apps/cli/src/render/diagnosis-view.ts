@@ -7,7 +7,7 @@ import type {
   EndpointView,
   ServiceView,
   SliceView,
-} from "../diagnose/endpoints-report.js";
+} from "../diagnose/admin-endpoints.js";
 import type { ServiceAuthority } from "../diagnose/service-authority.js";
 import type { Styles } from "./styles.js";
 import { formatTable, type TableRow } from "./text-table.js";

@@ -4,7 +4,7 @@ import type { Pod } from "@destination/core";
 import { FakeApiServer } from "@destination/test-support/fake-api-server";
 import { eventually } from "@destination/vitest-config/eventually";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditSourceOf } from "../audit-source.js";
+import { auditSourceOf } from "../cluster.js";
 import { createKubeCluster, type KubeCluster } from "./kube-cluster.js";
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -1,20 +1,21 @@
-import type { KubeObject, PartialObjectMetadata, Pod, Secret } from "@destination/core";
 import {
   type Clock,
+  type KubeObject,
   type Logger,
   type Owner,
   type OwnerMetadataLookup,
+  type PartialObjectMetadata,
+  type Pod,
   resolvePodOwner,
+  type Secret,
   silentLogger,
 } from "@destination/core";
-import type { AuditSource } from "../audit-source.js";
-import type { Cluster } from "../cluster.js";
+import type { AuditSource, Cluster } from "../cluster.js";
 import { type ClusterMetrics, withDefaultMetrics } from "../cluster-metrics.js";
 import { MemoryBackedCluster } from "../memory/memory-backed-cluster.js";
 import { MemoryCluster } from "../memory/memory-cluster.js";
-import { toObjectMetadata } from "../object-metadata.js";
 import { DEFAULT_RESYNC_MS, startPeriodicResync } from "../periodic-resync.js";
-import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { RESOURCE_KINDS, type ResourceKind, toObjectMetadata } from "../resource-kind.js";
 import { SECRETS_RESOURCE, type SecretSource, type SecretWatch } from "../secret-source.js";
 import { checkApiAccess } from "./api-access.js";
 import { type ApiResource, METADATA_ACCEPT, objectPath } from "./api-resource.js";

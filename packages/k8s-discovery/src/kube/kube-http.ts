@@ -3,10 +3,9 @@ import https from "node:https";
 import type { Socket } from "node:net";
 import { DEFAULT_API_SILENCE_TIMEOUT_MS, keepAliveIdleMs } from "./api-liveness.js";
 import { isProtobuf } from "./api-resource.js";
-import { KubeApiError } from "./kube-api-error.js";
 import { apiServerOf, type KubeConfig } from "./kube-config.js";
-import { parseProtobufStatus } from "./protobuf-status.js";
-import { type KubeStatus, toStatus } from "./watch-event.js";
+import { parseProtobufStatus } from "./protobuf-decode.js";
+import { KubeApiError, type KubeStatus, toStatus } from "./watch-event.js";
 
 export { KubeApiError };
 

@@ -15,7 +15,7 @@ import { decodeMessage } from "./protobuf-decode.js";
 import { emptyObjectMeta, hasEntries, projectObjectMeta } from "./protobuf-object-meta.js";
 
 // A discovery/v1 EndpointSlice, decoded whole with the schema of proto/, as its JSON gives it
-// once projected (only `managedFields` is cut, see object-projection.ts). Go's JSON writes a nil
+// once projected (only `managedFields` is cut, see object-schemas.ts). Go's JSON writes a nil
 // list with no omitempty (`endpoints`, `ports`, `addresses`) as null, the struct `conditions`
 // always, and a pointer field exactly when it is set (protobuf presence says which).
 

@@ -5,13 +5,11 @@ import { describe, expect, it } from "vitest";
 import { PodSchema } from "../gen/k8s/core/v1/core_pb.js";
 import { EncodedListSchema } from "../gen/k8s/meta/v1/meta_pb.js";
 import { UnknownSchema } from "../gen/k8s/runtime/runtime_pb.js";
-import { toObjectMetadata } from "../object-metadata.js";
-import { projectObject } from "../object-projection.js";
-import { RESOURCE_KINDS } from "../resource-kind.js";
+import { RESOURCE_KINDS, toObjectMetadata } from "../resource-kind.js";
+import { projectObject } from "../validation/object-schemas.js";
 import { ProtobufError } from "./protobuf-decode.js";
 import { readEndpointSlice } from "./protobuf-endpoint-slice.js";
-import { metadataItemReader } from "./protobuf-items.js";
-import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
+import { type ItemReader, metadataItemReader, ProtobufListItems } from "./protobuf-list-items.js";
 import { readPod } from "./protobuf-pod.js";
 import { readService } from "./protobuf-service.js";
 

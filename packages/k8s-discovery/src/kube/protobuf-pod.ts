@@ -8,8 +8,7 @@ import {
   type PodStatus as PodStatusMessage,
 } from "../gen/k8s/core/v1/core_pb.js";
 import { decodeMessage } from "./protobuf-decode.js";
-import { emptyObjectMeta, projectObjectMeta } from "./protobuf-object-meta.js";
-import { shared } from "./shared-strings.js";
+import { emptyObjectMeta, projectObjectMeta, shared } from "./protobuf-object-meta.js";
 
 // A core/v1 Pod, decoded with the schema of proto/ (which declares only the fields the Pod's
 // object schema names, all any watcher reads; protobuf-shapes.test.ts holds them equal), as the

@@ -1,7 +1,6 @@
 import type { KubeObject } from "@destination/core";
 import { PartialObjectMetadataSchema, WatchEventSchema } from "../gen/k8s/meta/v1/meta_pb.js";
-import { decodeMessage, ProtobufError } from "./protobuf-decode.js";
-import { readStatus, unwrapEnvelope } from "./protobuf-envelope.js";
+import { decodeMessage, ProtobufError, readStatus, unwrapEnvelope } from "./protobuf-decode.js";
 import type { ItemReader } from "./protobuf-list-items.js";
 import type { WatchEvent } from "./watch-event.js";
 

@@ -1,9 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { type Clock, type KubeObject, type Logger, systemClock } from "@destination/core";
 import type { WatchErrorReason, WatchEventType } from "../cluster-metrics.js";
-import { toObjectMetadata } from "../object-metadata.js";
-import { projectObject } from "../object-projection.js";
-import { apiVersionOf } from "../resource-kind.js";
+import { apiVersionOf, toObjectMetadata } from "../resource-kind.js";
+import { projectObject } from "../validation/object-schemas.js";
 import { DEFAULT_API_SILENCE_TIMEOUT_MS, SilenceWatchdog, watchSilenceMs } from "./api-liveness.js";
 import {
   type ApiResource,
@@ -14,7 +13,7 @@ import {
   PROTOBUF_METADATA_LIST_ACCEPT,
 } from "./api-resource.js";
 import { Backoff, type BackoffPolicy, DEFAULT_BACKOFF } from "./backoff.js";
-import { forEachChunk } from "./body-chunks.js";
+import { forEachChunk, NdjsonLines } from "./body-chunks.js";
 import {
   connectionErrorOf,
   KubeApiError,
@@ -22,12 +21,14 @@ import {
   type KubeRequest,
 } from "./kube-http.js";
 import { ListItems } from "./list-items.js";
-import { NdjsonLines } from "./ndjson-lines.js";
-import { metadataItemReader, PROTOBUF_ITEM_READERS } from "./protobuf-items.js";
-import { type ItemReader, ProtobufListItems } from "./protobuf-list-items.js";
+import {
+  type ItemReader,
+  metadataItemReader,
+  PROTOBUF_ITEM_READERS,
+  ProtobufListItems,
+} from "./protobuf-list-items.js";
 import { ProtobufWatchFrames, readProtobufWatchEvent } from "./protobuf-watch-events.js";
-import { isGone, parseWatchEvent, type WatchEvent } from "./watch-event.js";
-import { WatchPosition } from "./watch-position.js";
+import { isGone, parseWatchEvent, type WatchEvent, WatchPosition } from "./watch-event.js";
 
 /** Where a list/watch loop puts what it sees; a `MemoryCache` is one. */
 export interface WatchStore<T extends KubeObject> {

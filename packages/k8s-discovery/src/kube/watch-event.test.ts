@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isGone, parseWatchEvent, toStatus, WatchEventDecodeError } from "./watch-event.js";
+import {
+  isGone,
+  parseWatchEvent,
+  toStatus,
+  WatchEventDecodeError,
+  WatchPosition,
+} from "./watch-event.js";
 
 describe("parseWatchEvent", () => {
   it("reads object events with their object", () => {
@@ -81,5 +87,48 @@ describe("toStatus", () => {
       causes: ["NamespaceTerminating"],
     });
     expect(toStatus({ code: 404, details: { name: "x" } })).toEqual({ code: 404 });
+  });
+});
+
+const event = (type: "ADDED" | "MODIFIED" | "DELETED", resourceVersion?: string) => ({
+  type,
+  object: { metadata: { name: "a", ...(resourceVersion ? { resourceVersion } : {}) } },
+});
+
+describe("WatchPosition", () => {
+  it("must list first, then watches from the list's version", () => {
+    const position = new WatchPosition();
+    expect(position.mustList).toBe(true);
+    position.listed("100");
+    expect(position.mustList).toBe(false);
+    expect(position.resourceVersion).toBe("100");
+  });
+
+  it("follows object events and bookmarks, so a new watch resumes after the last one seen", () => {
+    const position = new WatchPosition();
+    position.listed("100");
+    position.observed(event("ADDED", "101"));
+    position.observed(event("DELETED", "103"));
+    expect(position.resourceVersion).toBe("103");
+    position.observed({ type: "BOOKMARK", resourceVersion: "250" });
+    expect(position.resourceVersion).toBe("250");
+  });
+
+  it("keeps its place on errors and on events without a version", () => {
+    const position = new WatchPosition();
+    position.listed("100");
+    position.observed({ type: "ERROR", status: { code: 500 } });
+    position.observed(event("MODIFIED"));
+    expect(position.resourceVersion).toBe("100");
+  });
+
+  it("must list again once the version expired (410), and after a list without a version", () => {
+    const position = new WatchPosition();
+    position.listed("100");
+    position.expired();
+    expect(position.mustList).toBe(true);
+    expect(position.resourceVersion).toBeUndefined();
+    position.listed("");
+    expect(position.mustList).toBe(true);
   });
 });

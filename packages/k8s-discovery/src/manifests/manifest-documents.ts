@@ -1,8 +1,7 @@
 import type { Container, KubeObject, Pod } from "@destination/core";
 import type { parseAllDocuments } from "yaml";
-import { toObjectMetadata } from "../object-metadata.js";
 import { describeObject, objectProblem } from "../object-validation.js";
-import { RESOURCE_KINDS, type ResourceKind } from "../resource-kind.js";
+import { RESOURCE_KINDS, type ResourceKind, toObjectMetadata } from "../resource-kind.js";
 
 /** Where in a file an object or problem is: 1-based document number, and item of a List. */
 export interface ManifestLocation {

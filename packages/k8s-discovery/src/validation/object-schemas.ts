@@ -1,26 +1,50 @@
+import type { KubeObject } from "@destination/core";
 import * as v from "valibot";
 import { latestUpdateOnly } from "../managed-fields.js";
 import type { ResourceKind } from "../resource-kind.js";
-import {
-  nonEmptyString,
-  optionalBoolean,
-  optionalList,
-  optionalNumber,
-  optionalPort,
-  optionalPortOrName,
-  optionalString,
-  optionalStringMap,
-  port,
-} from "./field-schemas.js";
-import { keptAs, keptWhole } from "./schema-projection.js";
+import { RESOURCE_KINDS } from "../resource-kind.js";
+import { keptAs, keptWhole, projectBySchema } from "./schema-projection.js";
 
 // The one declaration of the Kubernetes fields the destination service reads. The schemas
 // check only those fields, and only their types: unknown fields pass, and an optional field may
 // be absent or `null`, as the API server writes it. What valibot outputs is not used. They
-// also say what the cache keeps (`projectObject`, see schema-projection.ts): of Pods and
+// also say what the cache keeps (`projectObject` below, by schema-projection.ts): of Pods and
 // Services exactly the fields named here, of other kinds the whole object (`keptWhole`), and
 // of `managedFields` the latest `Update` time. core's types are proven equal to them
 // (object-types.test.ts), and so is what the protobuf readers give (kube/protobuf-shapes.test.ts).
+
+// The valibot schemas the object schemas are built from. They only test types: what they
+// output is never used, the objects are kept as they came.
+
+/** A field that may be absent or `null`, as the API server writes an unset field. */
+export const optionalString = v.nullish(v.string());
+export const optionalBoolean = v.nullish(v.boolean());
+export const optionalNumber = v.nullish(v.number());
+
+/** `metadata.name`: a string, and not an empty one. */
+export const nonEmptyString = v.pipe(v.string(), v.nonEmpty());
+
+/** Ports, and any other whole number; NaN and Infinity are not one. */
+export const port = v.pipe(v.number(), v.integer());
+export const optionalPort = v.nullish(port);
+/** A port by number or by name (`targetPort`, a Server's `port`). */
+export const optionalPortOrName = v.nullish(v.union([port, v.string()]));
+
+/**
+ * Labels, annotations and selectors: an object of strings. They are read by key, so an array is
+ * refused, which valibot's record takes; keys that are not the object's own, and `__proto__`,
+ * `prototype` and `constructor`, are not looked at.
+ */
+export const stringMap = v.pipe(
+  v.custom<unknown>((value) => !Array.isArray(value), "expected Object, got Array"),
+  v.record(v.string(), v.string()),
+);
+export const optionalStringMap = v.nullish(stringMap);
+
+/** An array of `item`s, or absent, or `null`. */
+export function optionalList<T extends v.GenericSchema>(item: T) {
+  return v.nullish(v.array(item));
+}
 
 /**
  * An object (arrays included) whose listed fields pass their schemas, in the order given, read
@@ -263,3 +287,19 @@ export const OBJECT_SCHEMAS = {
 
 /** What the cache keeps of an object of a kind it does not check (a Secret): all but `managedFields`. */
 export const ANY_OBJECT_SCHEMA: ObjectSchema = metadataOnly;
+
+/**
+ * What the cache keeps of an object from the API server, as its kind's schema above says: of `managedFields` (about a third of a pod's JSON) only the
+ * latest `Update` time, which informer lag is measured from; of a Pod or a Service only the
+ * fields its schema names, which are all that any watcher reads (a real pod's spec and status
+ * also carry volumes, probes, resources, conditions and container statuses); other objects as
+ * they came.
+ */
+export function projectObject<T extends KubeObject>(obj: T): T {
+  const kind = obj.kind;
+  const schema =
+    kind !== undefined && Object.hasOwn(RESOURCE_KINDS, kind)
+      ? OBJECT_SCHEMAS[kind as ResourceKind]
+      : ANY_OBJECT_SCHEMA;
+  return projectBySchema(schema, obj) as T;
+}

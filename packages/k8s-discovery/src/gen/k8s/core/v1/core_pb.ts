@@ -1,6 +1,6 @@
 // The core/v1 messages read from the API server's protobuf lists, with Kubernetes' field numbers
 // (k8s.io/api/core/v1/generated.proto). Only the fields some watcher reads are declared (see
-// object-projection.ts): the rest of a pod (volumes, probes, resources, conditions, container
+// object-schemas.ts): the rest of a pod (volumes, probes, resources, conditions, container
 // statuses) and of a Service (status, session affinity, load-balancer settings) is skipped when
 // decoding. proto2, as Kubernetes' own schema.
 

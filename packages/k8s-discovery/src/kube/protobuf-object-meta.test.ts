@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { shared, shareValues } from "./shared-strings.js";
+import { shared, shareValues } from "./protobuf-object-meta.js";
 
 // Strings built at run time, so that equal ones are distinct copies, as decoded ones are.
 const copy = (text: string) => [...text].join("");

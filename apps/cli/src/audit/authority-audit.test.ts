@@ -1,12 +1,18 @@
-import { clone, tcpAddressFromString, WeightedAddrSchema } from "@destination/proto";
+import {
+  clone,
+  DestinationProfileSchema,
+  tcpAddressFromString,
+  WeightedAddrSchema,
+} from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import {
   addUpdate,
+  booksProfile,
   meshedPod,
   opaquePod,
   removeUpdate,
 } from "../../test/support/sample-messages.js";
-import { diffEndpoints } from "./endpoint-diff.js";
+import { diffEndpoints, diffProfiles } from "./authority-audit.js";
 
 const addresses = (list: readonly { address: string }[]) => list.map((d) => d.address);
 
@@ -40,5 +46,21 @@ describe("diffEndpoints", () => {
       "10.244.0.12:8080",
     ]);
     expect(diffEndpoints(undefined, removeUpdate(meshedPod)).extra).toEqual([]);
+  });
+});
+
+describe("diffProfiles", () => {
+  it("finds nothing between equal profiles, and names the fields that differ", () => {
+    expect(diffProfiles(booksProfile, clone(DestinationProfileSchema, booksProfile))).toEqual([]);
+    const opaque = clone(DestinationProfileSchema, booksProfile);
+    opaque.opaqueProtocol = !booksProfile.opaqueProtocol;
+    opaque.routes = [];
+    expect(diffProfiles(booksProfile, opaque)).toEqual(["opaqueProtocol", "routes"]);
+  });
+
+  it("tells a silent stream from any profile", () => {
+    expect(diffProfiles(undefined, undefined)).toEqual([]);
+    expect(diffProfiles(booksProfile, undefined).length).toBeGreaterThan(0);
+    expect(diffProfiles(undefined, booksProfile).length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { describe, expect, it } from "vitest";
 import { ExitCode } from "../exit-code.js";
-import { connectionErrorText, failureFromStatus } from "./stream-failure.js";
+import { connectionErrorText, failureFromStatus } from "./destination-connection.js";
 
 describe("failureFromStatus", () => {
   const addr = "127.0.0.1:8086";

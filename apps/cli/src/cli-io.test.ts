@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LiveScreen } from "./live-screen.js";
+import { LiveScreen } from "./cli-io.js";
 
 function screenOn(isTTY: boolean) {
   let written = "";
