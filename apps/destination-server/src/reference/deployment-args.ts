@@ -5,7 +5,7 @@ import type { NamespacedName } from "@destination/core";
 import { createKubeCluster } from "@destination/k8s-discovery";
 
 /** The container that runs the destination server in upstream's `linkerd-destination`. */
-export const DESTINATION_CONTAINER = "destination";
+const DESTINATION_CONTAINER = "destination";
 
 interface DeploymentLike {
   readonly spec?: {
