@@ -9,7 +9,7 @@ import { startSelfAudit } from "./audit/self-audit.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
 import { openCluster } from "./cluster/open-cluster.js";
 import { parseListenAddress } from "./config/listen-address.js";
-import { resolveOptions } from "./config/resolve-options.js";
+import { resolveOptions } from "./config/flag-options.js";
 import { createDestinationContext } from "./grpc/create-destination-context.js";
 import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";

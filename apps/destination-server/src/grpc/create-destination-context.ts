@@ -12,7 +12,7 @@ import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination
 import { Registry } from "prom-client";
 import { GetSubscriptions } from "../audit/get-subscriptions.js";
 import { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
-import { resolveOptions } from "../config/resolve-options.js";
+import { resolveOptions } from "../config/flag-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
