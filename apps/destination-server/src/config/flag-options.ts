@@ -8,8 +8,7 @@ import { defaultFlagValues, parseGoFlags } from "@destination/go-compat";
 import type { LogFormat, LogLevel, ServerLogger } from "../logging/server-logger.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
-import { ConfigError } from "./config-error.js";
-import { convertFlags } from "./server-flag.js";
+import { ConfigError, convertFlags } from "./server-flag.js";
 import { type FlagOptions, SERVER_FLAGS } from "./server-flags.js";
 
 export { ConfigError };
