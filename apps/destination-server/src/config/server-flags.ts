@@ -1,7 +1,7 @@
 import { parseDefaultOpaquePorts } from "@destination/core";
 import { DEFAULT_API_SILENCE_TIMEOUT_MS } from "@destination/k8s-discovery";
+import { parseLogFormatFlag, parseLogLevelFlag } from "../logging/server-logger.js";
 import { parseHttp2ClientParams } from "./http2-client-params.js";
-import { parseLogFormatFlag, parseLogLevelFlag } from "./log-flags.js";
 import {
   ConfigError,
   flag,
