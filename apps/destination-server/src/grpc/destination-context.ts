@@ -12,7 +12,7 @@ import type { GetSubscriptions } from "../audit/get-subscriptions.js";
 import type { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
-import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
+import type { QueueOverflowMetrics } from "../metrics/stream-metrics.js";
 import type { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { OpenStreams } from "../streams/stream-session.js";
 import type { NodeZones } from "./node-zones.js";
