@@ -8,8 +8,7 @@ import type {
   EndpointTranslatorConfig,
   TranslationCounter,
 } from "@destination/translators";
-import type { GetSubscriptions } from "../audit/get-subscriptions.js";
-import type { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
+import type { GetSubscriptions, ProfileSubscriptions } from "../audit/held-subscriptions.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import type { QueueOverflowMetrics } from "../metrics/stream-metrics.js";

@@ -3,7 +3,7 @@ import { isFederated, type RemoteCluster } from "@destination/multicluster";
 import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status as Status } from "@grpc/grpc-js";
-import { type HeldGet, witnessedSink } from "../audit/get-subscriptions.js";
+import { type HeldGet, witnessedSink } from "../audit/held-subscriptions.js";
 import { LazyChildLogger } from "../logging/lazy-child-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
