@@ -7,7 +7,7 @@ import { endpointsReport } from "./admin/endpoints-report.js";
 import { loadPprofProfiler } from "./admin/pprof-profiler.js";
 import { startSelfAudit } from "./audit/self-audit.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
-import { openCluster } from "./cluster/open-cluster.js";
+import { openCluster, remoteClusterFactoryFor } from "./cluster/open-cluster.js";
 import { resolveOptions } from "./config/flag-options.js";
 import { parseListenAddress } from "./config/server-flag.js";
 import { createDestinationContext } from "./grpc/create-destination-context.js";
@@ -15,7 +15,6 @@ import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
-import { remoteClusterFactoryFor } from "./multicluster/remote-cluster-factory-for.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 
 /** A running server. */
