@@ -4,7 +4,7 @@ import type { EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
 import { endpointsReport } from "./admin/endpoints-report.js";
-import { loadPprofProfiler } from "./admin/pprof-profiler.js";
+import { loadPprofProfiler } from "./admin/pprof.js";
 import { startSelfAudit } from "./audit/self-audit.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
 import { openCluster, remoteClusterFactoryFor } from "./cluster/open-cluster.js";
