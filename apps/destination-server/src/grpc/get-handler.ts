@@ -10,7 +10,7 @@ import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status as Status } from "@grpc/grpc-js";
 import { type HeldGet, witnessedSink } from "../audit/held-subscriptions.js";
-import { LazyChildLogger } from "../logging/lazy-child-logger.js";
+import { LazyChildLogger } from "../logging/server-logger.js";
 import { parseContextToken } from "../request/context-token.js";
 import type { GetRoute } from "../request/request-routes.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
