@@ -32,9 +32,9 @@ export {
 } from "./grpc/create-destination-context.js";
 export type { DestinationContext } from "./grpc/destination-context.js";
 export { destinationHandlers } from "./grpc/destination-handlers.js";
-export { readDeploymentArgs } from "./reference/deployment-args.js";
 export {
   type ReferenceOptions,
+  readDeploymentArgs,
   referenceOptionsFromArgs,
 } from "./reference/reference-options.js";
 export {
