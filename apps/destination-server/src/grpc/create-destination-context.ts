@@ -15,11 +15,11 @@ import { resolveOptions } from "../config/flag-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
 import { queueOverflowMetrics, translationMetrics } from "../metrics/stream-metrics.js";
-import { RemoteTranslations } from "../multicluster/remote-translations.js";
 import type { ReferenceOptions } from "../reference/reference-options.js";
 import type { ResolvedServerOptions } from "../server-options.js";
 import { OpenStreams } from "../streams/stream-session.js";
 import type { DestinationContext } from "./destination-context.js";
+import { RemoteTranslations } from "./destination-context.js";
 import { NodeZones } from "./node-zones.js";
 
 /** A DestinationContext and what releases it. */
