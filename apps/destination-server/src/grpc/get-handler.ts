@@ -15,7 +15,7 @@ import { parseContextToken } from "../request/context-token.js";
 import type { GetRoute } from "../request/request-routes.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
-import type { StreamCall } from "../streams/stream-call.js";
+import type { StreamCall } from "../streams/stream-session.js";
 import { StreamSession } from "../streams/stream-session.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";

@@ -23,7 +23,7 @@ import {
 } from "../request/request-routes.js";
 import { encodedProfile } from "../streams/encoded-messages.js";
 
-import type { StreamCall } from "../streams/stream-call.js";
+import type { StreamCall } from "../streams/stream-session.js";
 
 import { StreamSession } from "../streams/stream-session.js";
 
