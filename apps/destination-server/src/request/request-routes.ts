@@ -2,8 +2,7 @@ import type { NamespacedName } from "@destination/core";
 import { canonicalIP, goQuote } from "@destination/go-compat";
 import { status as Status } from "@grpc/grpc-js";
 import { StatusError } from "../grpc/status-error.js";
-import { AuthorityError, parseAuthority } from "./authority.js";
-import { parseServiceName, ServiceNameError } from "./service-name.js";
+import { AuthorityError, parseAuthority, parseServiceName, ServiceNameError } from "./authority.js";
 
 /** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (README "Get dispatch"). */
 export interface GetRoute {
