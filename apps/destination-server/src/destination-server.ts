@@ -4,18 +4,17 @@ import type { EndpointTranslatorConfig } from "@destination/translators";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { startAdminServer } from "./admin/admin-server.js";
 import { endpointsReport } from "./admin/endpoints-report.js";
-import { loadPprofProfiler } from "./admin/pprof-profiler.js";
+import { loadPprofProfiler } from "./admin/pprof.js";
 import { startSelfAudit } from "./audit/self-audit.js";
 import { externalWorkloadControllerFor } from "./cluster/external-workload-controller-for.js";
-import { openCluster } from "./cluster/open-cluster.js";
-import { parseListenAddress } from "./config/listen-address.js";
-import { resolveOptions } from "./config/resolve-options.js";
+import { openCluster, remoteClusterFactoryFor } from "./cluster/open-cluster.js";
+import { resolveOptions } from "./config/flag-options.js";
+import { parseListenAddress } from "./config/server-flag.js";
 import { createDestinationContext } from "./grpc/create-destination-context.js";
 import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
-import { remoteClusterFactoryFor } from "./multicluster/remote-cluster-factory-for.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 
 /** A running server. */

@@ -1,31 +1,16 @@
-// Public API of @destination/server: start the destination service in-process (tests,
-// benchmarks, embedding), mount its handlers on a grpc-js Server of one's own, or parse a
-// command line the way the binary does.
+// Public API of @destination/server: the io.linkerd.proxy.destination.Destination gRPC server,
+// composed from the workspace packages.
+
+// For users: starting the server in-process (tests, benchmarks, embedding), parsing a command
+// line the way the binary does, its logger, its flags and its version.
 
 export { FlagError } from "@destination/go-compat";
 export type { RemoteClusterFactory } from "@destination/multicluster";
-export type {
-  AddressReport,
-  EndpointReport,
-  EndpointsReport,
-  NotServedReason,
-  PodReport,
-  ServiceReport,
-  SliceReport,
-  SubscribersReport,
-} from "./admin/endpoints-report.js";
 export type { CommandLine } from "./config/flag-options.js";
 export { ConfigError, parseCommandLine } from "./config/flag-options.js";
-export { CHART_MESHED_HTTP2_CLIENT_PARAMS, SERVER_FLAGS } from "./config/server-flags.js";
+export { SERVER_FLAGS } from "./config/server-flags.js";
 export type { RunningDestinationServer } from "./destination-server.js";
 export { CacheSyncTimeoutError, startDestinationServer } from "./destination-server.js";
-export {
-  createDestinationContext,
-  type DestinationContextHandle,
-  type DestinationContextOptions,
-} from "./grpc/create-destination-context.js";
-export type { DestinationContext } from "./grpc/destination-context.js";
-export { destinationHandlers } from "./grpc/destination-handlers.js";
 export type {
   LogFormat,
   LogLevel,
@@ -33,12 +18,23 @@ export type {
   ServerLoggerOptions,
 } from "./logging/server-logger.js";
 export { createServerLogger } from "./logging/server-logger.js";
+export type { DestinationServerOptions } from "./server-options.js";
+export { VERSION } from "./version.js";
+
+// For authors of their own grpc-js server (mounting the Destination handlers beside other
+// services) and of tools comparing a running server against a reference one (the cli's
+// `dst audit`): the handlers and their context, and the reference server with its options.
+
 export {
-  DESTINATION_CONTAINER,
-  readDeploymentArgs,
-} from "./reference/deployment-args.js";
+  createDestinationContext,
+  type DestinationContextHandle,
+  type DestinationContextOptions,
+} from "./grpc/create-destination-context.js";
+export type { DestinationContext } from "./grpc/destination-context.js";
+export { destinationHandlers } from "./grpc/destination-handlers.js";
 export {
   type ReferenceOptions,
+  readDeploymentArgs,
   referenceOptionsFromArgs,
 } from "./reference/reference-options.js";
 export {
@@ -47,5 +43,3 @@ export {
   type ReferenceSource,
   startReferenceServer,
 } from "./reference/reference-server.js";
-export type { DestinationServerOptions } from "./server-options.js";
-export { VERSION } from "./version.js";

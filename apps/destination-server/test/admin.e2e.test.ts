@@ -3,12 +3,8 @@ import { MemoryCluster } from "@destination/k8s-discovery";
 import { CLUSTER_POD, pod, podEndpoint, service, slice } from "@destination/test-support/builders";
 import { get } from "@destination/test-support/server";
 import { describe, expect, it } from "vitest";
-import {
-  CacheSyncTimeoutError,
-  createServerLogger,
-  type EndpointsReport,
-  startDestinationServer,
-} from "../src/index.js";
+import type { EndpointsReport } from "../src/admin/endpoints-report.js";
+import { CacheSyncTimeoutError, createServerLogger, startDestinationServer } from "../src/index.js";
 import { freePort } from "./support/free-port.js";
 import { GatedCluster } from "./support/gated-cluster.js";
 import { serverPerTest } from "./support/server-per-test.js";

@@ -2,9 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { ServerLogger } from "../logging/server-logger.js";
-import { debugEndpointsReply, type EndpointsReporter } from "./debug-endpoints.js";
-import { PPROF_PATH_PREFIX, pprofReply } from "./pprof-endpoints.js";
-import type { PprofProfiler } from "./pprof-profiler.js";
+import { debugEndpointsReply, type EndpointsReporter } from "./endpoints-report.js";
+import type { PprofProfiler } from "./pprof.js";
+import { PPROF_PATH_PREFIX, pprofReply } from "./pprof.js";
 
 export interface AdminServer {
   readonly port: number;

@@ -1,8 +1,8 @@
 // What the server knows about one Service's endpoints, and why each address is or is not handed
-// to proxies: the data behind the admin server's `/debug/endpoints`. Whether an address is served
-// is the endpoints watcher's verdict (`explainSliceAddresses`, its own conversion and family
-// rule), so the answer matches what Get streams.
-
+// to proxies: the data behind the admin server's `/debug/endpoints`, and that route's reply (at
+// the end). Whether an address is served is the endpoints watcher's verdict
+// (`explainSliceAddresses`, its own conversion and family rule), so the answer matches what Get
+// streams.
 import type { Endpoint, EndpointSlice, NamespacedName, Pod, Service } from "@destination/core";
 import type { SliceExplanation } from "@destination/endpoints-watcher";
 import {
@@ -250,4 +250,58 @@ function notes(
     out.push("a workload with both IPv4 and IPv6 addresses is served over IPv6 only");
   }
   return out;
+}
+
+// `GET /debug/endpoints?service=ns/name`: the query checked, then the endpoints report as JSON.
+
+export interface JsonReply {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export type EndpointsReporter = (id: NamespacedName) => EndpointsReport | undefined;
+
+// A namespace is a DNS label; a Service name a DNS-1035 label (it starts with a letter).
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const SERVICE = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** Reads `service=ns/name`, or says what is wrong with it. */
+export function parseServiceParam(query: URLSearchParams): NamespacedName | string {
+  const values = query.getAll("service");
+  if (values.length === 0) return "missing query parameter service=NAMESPACE/NAME";
+  if (values.length > 1) return "give the service parameter once";
+  const value = values[0] ?? "";
+  const [namespace, name, ...rest] = value.split("/");
+  if (
+    namespace === undefined ||
+    name === undefined ||
+    rest.length > 0 ||
+    !NAMESPACE.test(namespace) ||
+    !SERVICE.test(name)
+  ) {
+    return `service must be NAMESPACE/NAME, such as emojivoto/web-svc, not ${JSON.stringify(value)}`;
+  }
+  return { namespace, name };
+}
+
+/** The reply; `reporter` is undefined until the caches have synced. */
+export function debugEndpointsReply(
+  query: URLSearchParams,
+  reporter: EndpointsReporter | undefined,
+): JsonReply {
+  const id = parseServiceParam(query);
+  if (typeof id === "string") return { status: 400, body: { error: id } };
+  if (reporter === undefined) {
+    return { status: 503, body: { error: "the caches have not synced yet" } };
+  }
+  const report = reporter(id);
+  if (report === undefined) {
+    return {
+      status: 404,
+      body: {
+        error: `Service ${id.namespace}/${id.name} not found (no Service, no EndpointSlices)`,
+      },
+    };
+  }
+  return { status: 200, body: report };
 }

@@ -10,7 +10,7 @@ import {
   WeightedAddrSchema,
 } from "@destination/proto";
 import { EndpointTranslator, type ZonedEndpointTranslation } from "@destination/translators";
-import type { GetSubscription } from "./get-subscriptions.js";
+import type { GetSubscription } from "./held-subscriptions.js";
 
 /** How one subscription's streams differ from the fresh answer, at the level a proxy sees. */
 export interface GetDivergence {

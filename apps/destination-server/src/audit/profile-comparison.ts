@@ -13,7 +13,7 @@ import {
   EndpointProfileTranslator,
   type EndpointTranslatorConfig,
 } from "@destination/translators";
-import type { ProfileSubscription } from "./profile-subscriptions.js";
+import type { ProfileSubscription } from "./held-subscriptions.js";
 
 /** The watchers a `GetProfile` answer is computed from, live or fresh. */
 export interface ProfileSide {

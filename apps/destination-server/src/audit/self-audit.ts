@@ -1,9 +1,8 @@
-import type { MetricsRegistry } from "@destination/core";
+import type { Clock, MetricsRegistry } from "@destination/core";
 import { auditSourceOf, type Cluster } from "@destination/k8s-discovery";
 import type { DestinationContext } from "../grpc/destination-context.js";
 import type { ResolvedServerOptions } from "../server-options.js";
 import { auditMetrics } from "./audit-metrics.js";
-import { type AuditSchedule, scheduleAudits } from "./audit-schedule.js";
 import { StreamAudit } from "./stream-audit.js";
 
 /** The settle time is a tenth of the interval, at most this (README "Self-audit"). */
@@ -56,6 +55,54 @@ export function startSelfAudit(
     async stop() {
       audit.stop();
       await schedule.stop();
+    },
+  };
+}
+
+/** A running schedule; `stop()` clears the timer and waits for a run in progress. */
+export interface AuditSchedule {
+  stop(): Promise<void>;
+}
+
+/** ±10 %: replicas started together drift apart rather than list the API server in step. */
+const JITTER = 0.1;
+
+/** The delay before the next run: `intervalMs` jittered by ±10 %. */
+export function jitteredDelay(intervalMs: number, random: () => number): number {
+  return Math.round(intervalMs * (1 - JITTER + 2 * JITTER * random()));
+}
+
+/**
+ * Runs `run` every `intervalMs` (jittered), the next delay counted from the end of the last
+ * run, so runs never overlap however long one takes.
+ */
+export function scheduleAudits(
+  run: () => Promise<unknown>,
+  intervalMs: number,
+  clock: Clock,
+  random: () => number = Math.random,
+): AuditSchedule {
+  let stopped = false;
+  let timer: unknown;
+  let running: Promise<unknown> | undefined;
+  const next = () => {
+    if (stopped) return;
+    timer = clock.setTimeout(
+      () => {
+        running = run().finally(() => {
+          running = undefined;
+          next();
+        });
+      },
+      jitteredDelay(intervalMs, random),
+    );
+  };
+  next();
+  return {
+    async stop() {
+      stopped = true;
+      clock.clearTimeout(timer);
+      await running;
     },
   };
 }

@@ -27,9 +27,8 @@ import {
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
 import { AUDIT_METRIC_NAMES, auditMetrics } from "./audit-metrics.js";
-import { GetSubscriptions, witnessedSink } from "./get-subscriptions.js";
+import { GetSubscriptions, ProfileSubscriptions, witnessedSink } from "./held-subscriptions.js";
 import { cacheOf } from "./object-differences.js";
-import { ProfileSubscriptions } from "./profile-subscriptions.js";
 import { StreamAudit } from "./stream-audit.js";
 
 const WEB = { app: "web" };

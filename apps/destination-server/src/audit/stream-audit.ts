@@ -15,7 +15,12 @@ import {
   heldView,
   isDivergent,
 } from "./get-comparison.js";
-import type { GetSubscription, GetSubscriptions } from "./get-subscriptions.js";
+import type {
+  GetSubscription,
+  GetSubscriptions,
+  ProfileSubscription,
+  ProfileSubscriptions,
+} from "./held-subscriptions.js";
 import { type ObjectDifference, objectDifferences } from "./object-differences.js";
 import {
   compareProfile,
@@ -23,7 +28,6 @@ import {
   type ProfileDivergence,
   type ProfileSide,
 } from "./profile-comparison.js";
-import type { ProfileSubscription, ProfileSubscriptions } from "./profile-subscriptions.js";
 import { TimeSlices } from "./time-slices.js";
 
 /** The serving watchers whose answers the streams were sent. */

@@ -2,7 +2,7 @@ import { noopMetrics } from "@destination/core";
 import { ExternalWorkloadController } from "@destination/external-workload-controller";
 import { type KubeApi, MemoryCluster } from "@destination/k8s-discovery";
 import { describe, expect, it } from "vitest";
-import { resolveOptions } from "../config/resolve-options.js";
+import { resolveOptions } from "../config/flag-options.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import {
   externalWorkloadControllerFor,

@@ -5,8 +5,11 @@ import {
   createKubeCluster,
   createManifestsCluster,
   type KubeApi,
+  secretSourceOf,
 } from "@destination/k8s-discovery";
+import { kubeRemoteClusterFactory, type RemoteClusterFactory } from "@destination/multicluster";
 import type { ServerLogger } from "../logging/server-logger.js";
+import type { ResolvedServerOptions } from "../server-options.js";
 
 export interface ClusterSource {
   readonly cluster?: Cluster | undefined;
@@ -62,4 +65,25 @@ export async function openCluster(
     ...(source.clock === undefined ? {} : { clock: source.clock }),
   });
   return { cluster, owned: true, description: "Kubernetes API", api: cluster.api };
+}
+
+/**
+ * How the server reaches linked clusters: the factory given, or a Kubernetes API cluster per
+ * link Secret. The default loads k8s-discovery's cluster backend (client-node), so it is made
+ * only for a cluster that carries Secrets, the only kind that links any: serving manifests
+ * never loads it.
+ */
+export async function remoteClusterFactoryFor(
+  cluster: Cluster,
+  options: ResolvedServerOptions,
+  metrics: MetricsRegistry,
+): Promise<RemoteClusterFactory | undefined> {
+  if (options.remoteClusterFactory !== undefined) return options.remoteClusterFactory;
+  if (secretSourceOf(cluster) === undefined) return undefined;
+  const { logger } = options;
+  return kubeRemoteClusterFactory({
+    enableEndpointSlices: options.enableEndpointSlices,
+    metrics,
+    logger: (name) => logger.child({ component: "k8s", cluster: name }),
+  });
 }

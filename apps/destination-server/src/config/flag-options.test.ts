@@ -1,8 +1,15 @@
-import { FlagError, HelpRequested } from "@destination/go-compat";
+import { defaultFlagValues, FlagError, HelpRequested } from "@destination/go-compat";
 import { Http2ClientParamsSchema, toJson } from "@destination/proto";
 import { describe, expect, it } from "vitest";
 import { createServerLogger } from "../logging/server-logger.js";
-import { ConfigError, parseCommandLine } from "./flag-options.js";
+import {
+  ConfigError,
+  IGNORED_FLAGS,
+  parseCommandLine,
+  warnIgnoredFlags,
+  withoutSubcommand,
+} from "./flag-options.js";
+import { SERVER_FLAGS } from "./server-flags.js";
 
 async function optionsOf(args: string[], env: Record<string, string> = {}) {
   const lines: string[] = [];
@@ -312,5 +319,44 @@ describe("parseCommandLine", () => {
   it("reports a help request", async () => {
     expect(() => parseCommandLine(["-h"])).toThrow(HelpRequested);
     expect(() => parseCommandLine(["--help"])).toThrow(HelpRequested);
+  });
+});
+
+describe("withoutSubcommand", () => {
+  it("drops a leading destination and keeps flags-only command lines", () => {
+    expect(withoutSubcommand(["destination", "-addr=:8086"])).toEqual(["-addr=:8086"]);
+    expect(withoutSubcommand(["destination"])).toEqual([]);
+    expect(withoutSubcommand(["-addr=:8086", "destination"])).toEqual([
+      "-addr=:8086",
+      "destination",
+    ]);
+    expect(withoutSubcommand([])).toEqual([]);
+  });
+
+  it("refuses another leading word, naming it", () => {
+    expect(() => withoutSubcommand(["identity"])).toThrow(ConfigError);
+    expect(() => withoutSubcommand(["Destination", "-addr=:1"])).toThrow(
+      'unknown subcommand "Destination": the only one is destination',
+    );
+  });
+});
+
+describe("warnIgnoredFlags", () => {
+  const defaults = defaultFlagValues(SERVER_FLAGS);
+
+  it("names only flags of the table", () => {
+    const names = new Set(SERVER_FLAGS.map((f) => f.name));
+    for (const { name } of IGNORED_FLAGS) expect(names.has(name)).toBe(true);
+  });
+
+  it("is silent at the defaults and warns once per changed flag", () => {
+    const warnings: string[] = [];
+    const logger = { warn: (message: string) => warnings.push(message) };
+    warnIgnoredFlags(defaults, defaults, logger);
+    expect(warnings).toEqual([]);
+    warnIgnoredFlags({ ...defaults, "trace-collector": "collector:55678" }, defaults, logger);
+    expect(warnings).toEqual([
+      "-trace-collector=collector:55678 has no effect: traces are not sent",
+    ]);
   });
 });

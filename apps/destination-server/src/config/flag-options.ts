@@ -1,12 +1,15 @@
+// The binary's command line and the defaults of what it leaves out: `parseCommandLine` reads the
+// flags (after upstream's optional `destination` subcommand, warning about the flags accepted
+// without effect); `resolveOptions` fills in what a command line or an embedder did not set.
 import type { Logger } from "@destination/core";
+import { silentLogger, systemClock } from "@destination/core";
+import type { FlagValues } from "@destination/go-compat";
 import { defaultFlagValues, parseGoFlags } from "@destination/go-compat";
 import type { LogFormat, LogLevel, ServerLogger } from "../logging/server-logger.js";
-import type { DestinationServerOptions } from "../server-options.js";
-import { ConfigError } from "./config-error.js";
-import { warnIgnoredFlags } from "./ignored-flags.js";
-import { convertFlags } from "./server-flag.js";
+import { createServerLogger } from "../logging/server-logger.js";
+import type { DestinationServerOptions, ResolvedServerOptions } from "../server-options.js";
+import { ConfigError, convertFlags } from "./server-flag.js";
 import { type FlagOptions, SERVER_FLAGS } from "./server-flags.js";
-import { withoutSubcommand } from "./subcommand.js";
 
 export { ConfigError };
 
@@ -70,5 +73,60 @@ export function parseCommandLine(
         logger,
       };
     },
+  };
+}
+
+/** Upstream's controller binary runs `controller destination ...`; the chart passes that word. */
+const SUBCOMMAND = "destination";
+
+/**
+ * The flags after an optional leading `destination`, so the chart's `args` start this binary
+ * unchanged. Any other leading word is refused: it is a different controller (or a typo), and
+ * serving discovery in its place would hide that.
+ */
+export function withoutSubcommand(args: readonly string[]): readonly string[] {
+  const first = args[0];
+  if (first === undefined || first.startsWith("-")) return args;
+  if (first === SUBCOMMAND) return args.slice(1);
+  throw new ConfigError(`unknown subcommand "${first}": the only one is ${SUBCOMMAND}`);
+}
+
+/**
+ * Every accepted-but-ignored flag, with why its value has no effect. A value other than the
+ * default is something the operator asked for and will not get, so it is said once at start; a
+ * default asks for nothing.
+ */
+export const IGNORED_FLAGS = SERVER_FLAGS.flatMap((row) =>
+  row.ignored === undefined ? [] : [{ name: row.name, why: row.ignored }],
+);
+
+/** Warns once per ignored flag whose value differs from its default. */
+export function warnIgnoredFlags(
+  values: FlagValues,
+  defaults: FlagValues,
+  logger: Pick<Logger, "warn">,
+): void {
+  for (const { name, why } of IGNORED_FLAGS) {
+    if (values[name] === defaults[name]) continue;
+    logger.warn(`-${name}=${String(values[name])} has no effect: ${why}`, { flag: name });
+  }
+}
+
+/**
+ * The options with the defaults of those left out: each flag's, converted as on a command line
+ * (silently: a default is nothing to warn about), then those of the options no flag sets.
+ */
+export function resolveOptions(options: DestinationServerOptions): ResolvedServerOptions {
+  const flagDefaults = convertFlags(SERVER_FLAGS, defaultFlagValues(SERVER_FLAGS), silentLogger);
+  const given = Object.entries(options).filter(([, value]) => value !== undefined);
+  return {
+    ...(flagDefaults.options as FlagOptions),
+    cluster: undefined,
+    hostname: undefined,
+    warmUpServices: 256,
+    remoteClusterFactory: undefined,
+    clock: systemClock,
+    ...(Object.fromEntries(given) as DestinationServerOptions),
+    logger: options.logger ?? createServerLogger(),
   };
 }

@@ -1,6 +1,8 @@
+// A row of the flags table (server-flags.ts), the conversions rows share, and ConfigError, what a
+// value the server cannot start with is refused with.
 import type { Logger } from "@destination/core";
 import type { FlagKind, FlagSpec, FlagValues } from "@destination/go-compat";
-import { ConfigError } from "./config-error.js";
+import { parseGoDuration, splitHostPort } from "@destination/go-compat";
 
 /** A flag's value as Go's flag parser reads it, by kind. */
 type ValueOf<K extends FlagKind> = K extends "bool"
@@ -65,4 +67,65 @@ export function convertFlags(
     }
   }
   return { byName, options };
+}
+
+/** A flag value the server cannot start with; the message is the one line printed. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+/** Where a server listens: `host` "" means every interface, `port` 0 a free port. */
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Parses Go-style listen addresses: `:8086`, `127.0.0.1:0`, `[::1]:9996`. */
+export function parseListenAddress(text: string): ListenAddress {
+  const split = splitHostPort(text);
+  if (typeof split === "string") throw new Error(split);
+  if (!/^[0-9]{1,5}$/.test(split.port) || Number(split.port) > 65535) {
+    throw new Error(`address ${text}: invalid port`);
+  }
+  return { host: split.host, port: Number(split.port) };
+}
+
+// The conversions the flags table's rows share; each throws the reason a value is refused.
+
+/** An empty value sets no option (no manifests, the default kubeconfig). */
+export const unlessEmpty = (text: string): string | undefined => (text === "" ? undefined : text);
+
+/** A Go listen address, kept as text: the server parses it again where it listens. */
+export function listenAddress(text: string): string {
+  parseListenAddress(text);
+  return text;
+}
+
+/** A Go duration in milliseconds; negative ones are refused. */
+export function milliseconds(text: string): number {
+  let ms = -1;
+  try {
+    ms = Number(parseGoDuration(text)) / 1_000_000;
+  } catch {
+    // Refused below, as a negative one.
+  }
+  if (ms < 0) throw new Error("invalid duration");
+  return ms;
+}
+
+export function greaterThanZero(n: number): number {
+  if (n <= 0) throw new Error("must be greater than 0");
+  return n;
+}
+
+export function notNegative(n: number): number {
+  if (n < 0) throw new Error("must not be negative");
+  return n;
+}
+
+/** An empty domain falls back to `cluster.local`, with a warning, as upstream. */
+export function orClusterLocal(text: string, log: { warn(message: string): void }, name: string) {
+  if (text !== "") return text;
+  log.warn(`expected -${name} to be set, using cluster.local`);
+  return "cluster.local";
 }

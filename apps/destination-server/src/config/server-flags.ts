@@ -1,17 +1,18 @@
 import { parseDefaultOpaquePorts } from "@destination/core";
 import { DEFAULT_API_SILENCE_TIMEOUT_MS } from "@destination/k8s-discovery";
-import { ConfigError } from "./config-error.js";
+import { parseLogFormatFlag, parseLogLevelFlag } from "../logging/server-logger.js";
+import { parseHttp2ClientParams } from "./http2-client-params.js";
 import {
+  ConfigError,
+  flag,
   greaterThanZero,
   listenAddress,
   milliseconds,
   notNegative,
+  type OptionsOf,
   orClusterLocal,
   unlessEmpty,
-} from "./flag-conversions.js";
-import { parseHttp2ClientParams } from "./http2-client-params.js";
-import { parseLogFormatFlag, parseLogLevelFlag } from "./log-flags.js";
-import { flag, type OptionsOf } from "./server-flag.js";
+} from "./server-flag.js";
 
 /** The meshed HTTP/2 parameters upstream's Helm chart passes (the binary's default is unset). */
 export const CHART_MESHED_HTTP2_CLIENT_PARAMS =

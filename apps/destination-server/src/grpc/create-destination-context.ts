@@ -10,18 +10,16 @@ import { WorkloadWatcher } from "@destination/pod-watcher";
 import { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
 import { EndpointTranslation, type EndpointTranslatorConfig } from "@destination/translators";
 import { Registry } from "prom-client";
-import { GetSubscriptions } from "../audit/get-subscriptions.js";
-import { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
-import { resolveOptions } from "../config/resolve-options.js";
+import { GetSubscriptions, ProfileSubscriptions } from "../audit/held-subscriptions.js";
+import { resolveOptions } from "../config/flag-options.js";
 import { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
 import { PromMetricsRegistry } from "../metrics/prom-metrics-registry.js";
-import { queueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
-import { translationMetrics } from "../metrics/translation-metrics.js";
-import { RemoteTranslations } from "../multicluster/remote-translations.js";
+import { queueOverflowMetrics, translationMetrics } from "../metrics/stream-metrics.js";
 import type { ReferenceOptions } from "../reference/reference-options.js";
 import type { ResolvedServerOptions } from "../server-options.js";
 import { OpenStreams } from "../streams/stream-session.js";
 import type { DestinationContext } from "./destination-context.js";
+import { RemoteTranslations } from "./destination-context.js";
 import { NodeZones } from "./node-zones.js";
 
 /** A DestinationContext and what releases it. */

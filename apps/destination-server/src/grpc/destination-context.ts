@@ -1,19 +1,17 @@
 import type { EndpointsWatcher } from "@destination/endpoints-watcher";
 import type { Cluster } from "@destination/k8s-discovery";
-import type { ClusterStore, FederatedServices } from "@destination/multicluster";
+import type { ClusterStore, FederatedServices, RemoteCluster } from "@destination/multicluster";
 import type { WorkloadWatcher } from "@destination/pod-watcher";
 import type { OpaquePortsWatcher, ProfileWatcher } from "@destination/profile-watchers";
-import type {
+import {
   EndpointTranslation,
-  EndpointTranslatorConfig,
-  TranslationCounter,
+  type EndpointTranslatorConfig,
+  type TranslationCounter,
 } from "@destination/translators";
-import type { GetSubscriptions } from "../audit/get-subscriptions.js";
-import type { ProfileSubscriptions } from "../audit/profile-subscriptions.js";
+import type { GetSubscriptions, ProfileSubscriptions } from "../audit/held-subscriptions.js";
 import type { ServerLogger } from "../logging/server-logger.js";
 import type { GrpcServerMetrics } from "../metrics/grpc-server-metrics.js";
-import type { QueueOverflowMetrics } from "../metrics/queue-overflow-metrics.js";
-import type { RemoteTranslations } from "../multicluster/remote-translations.js";
+import type { QueueOverflowMetrics } from "../metrics/stream-metrics.js";
 import type { OpenStreams } from "../streams/stream-session.js";
 import type { NodeZones } from "./node-zones.js";
 
@@ -49,3 +47,31 @@ export interface DestinationContext {
 }
 
 export const DESTINATION_SERVICE_NAME = "io.linkerd.proxy.destination.Destination";
+
+/**
+ * Translation for a remote cluster's endpoints (README "Remote discovery flow"): the local config
+ * (controller namespace included) with the remote cluster's trust domain. One per linked
+ * cluster, so streams of that cluster share translated messages as local streams do.
+ */
+export class RemoteTranslations {
+  readonly #byCluster = new WeakMap<RemoteCluster, EndpointTranslation>();
+
+  constructor(
+    private readonly config: EndpointTranslatorConfig,
+    private readonly logger: ServerLogger,
+    private readonly counter: TranslationCounter,
+  ) {}
+
+  forCluster(remote: RemoteCluster): EndpointTranslation {
+    let translation = this.#byCluster.get(remote);
+    if (translation === undefined) {
+      translation = new EndpointTranslation(
+        { ...this.config, identityTrustDomain: remote.trustDomain },
+        this.logger,
+        this.counter,
+      );
+      this.#byCluster.set(remote, translation);
+    }
+    return translation;
+  }
+}

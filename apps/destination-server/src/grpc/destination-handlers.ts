@@ -1,6 +1,6 @@
 import type { DestinationServer, GetDestination } from "@destination/proto";
 import type * as grpc from "@grpc/grpc-js";
-import { streamCallOf } from "../streams/stream-call.js";
+import { streamCallOf } from "../streams/stream-session.js";
 import type { DestinationContext } from "./destination-context.js";
 import { FairStarts } from "./fair-starts.js";
 import { handleGet } from "./get-handler.js";

@@ -1,19 +1,25 @@
+import type { NamespacedName, Service } from "@destination/core";
 import { InvalidServiceError } from "@destination/core";
-import { isFederated, type RemoteCluster } from "@destination/multicluster";
+import {
+  isFederated,
+  REMOTE_DISCOVERY_LABEL,
+  REMOTE_SERVICE_LABEL,
+  type RemoteCluster,
+} from "@destination/multicluster";
 import type { GetDestination, Update } from "@destination/proto";
 import { EndpointTranslator } from "@destination/translators";
 import { status as Status } from "@grpc/grpc-js";
-import { type HeldGet, witnessedSink } from "../audit/get-subscriptions.js";
-import { LazyChildLogger } from "../logging/lazy-child-logger.js";
+import { type HeldGet, witnessedSink } from "../audit/held-subscriptions.js";
+import { LazyChildLogger } from "../logging/server-logger.js";
 import { parseContextToken } from "../request/context-token.js";
+import type { GetRoute } from "../request/request-routes.js";
 import { externalNameService, getServiceNotFound, routeGet } from "../request/request-routes.js";
 import { encodedUpdate } from "../streams/encoded-messages.js";
-import type { StreamCall } from "../streams/stream-call.js";
+import type { StreamCall } from "../streams/stream-session.js";
 import { StreamSession } from "../streams/stream-session.js";
 import { DESTINATION_SERVICE_NAME, type DestinationContext } from "./destination-context.js";
 import { type EndpointSource, subscribeSource, unsubscribeSource } from "./endpoint-source.js";
 import { FederatedStream } from "./federated-stream.js";
-import { remoteTarget } from "./remote-target.js";
 import { StatusError } from "./status-error.js";
 
 /** A remote stream's hold: remote clusters' caches are not audited. */
@@ -163,4 +169,42 @@ function followRemoteCluster(
     },
   });
   session.onEnd(unfollow);
+}
+
+/** Where a remote-discovery Get goes (README "Remote discovery flow"). */
+export interface RemoteTarget {
+  readonly remote: RemoteCluster;
+  /** The remote Service: the label's name, in the local Service's namespace. */
+  readonly service: NamespacedName;
+  /** The `service` label of the overflow counter. */
+  readonly overflowLabel: string;
+}
+
+/** The remote target of a Service labelled for remote discovery, or undefined for others. */
+export function remoteTarget(
+  ctx: DestinationContext,
+  service: Service,
+  route: GetRoute,
+  path: string,
+): RemoteTarget | undefined {
+  const labels = service.metadata.labels ?? {};
+  const clusterName = labels[REMOTE_DISCOVERY_LABEL];
+  if (clusterName === undefined) return undefined;
+  const remoteName = labels[REMOTE_SERVICE_LABEL];
+  if (remoteName === undefined) {
+    throw new StatusError(
+      Status.FAILED_PRECONDITION,
+      `Remote discovery service missing remote service name ${path}`,
+    );
+  }
+  const remote = ctx.clusterStore.get(clusterName);
+  if (remote === undefined) {
+    throw new StatusError(Status.NOT_FOUND, `Remote cluster not found: ${clusterName}`);
+  }
+  const { namespace } = route.service;
+  return {
+    remote,
+    service: { namespace, name: remoteName },
+    overflowLabel: `${remoteName}.${namespace}.svc.${remote.clusterDomain}:${route.port}`,
+  };
 }

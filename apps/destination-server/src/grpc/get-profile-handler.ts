@@ -11,10 +11,8 @@ import {
 } from "@destination/translators";
 
 import { status as Status } from "@grpc/grpc-js";
-
-import { LazyChildLogger } from "../logging/lazy-child-logger.js";
-
 import type { ServerLogger } from "../logging/server-logger.js";
+import { LazyChildLogger } from "../logging/server-logger.js";
 
 import { type ContextToken, parseContextToken } from "../request/context-token.js";
 
@@ -25,7 +23,7 @@ import {
 } from "../request/request-routes.js";
 import { encodedProfile } from "../streams/encoded-messages.js";
 
-import type { StreamCall } from "../streams/stream-call.js";
+import type { StreamCall } from "../streams/stream-session.js";
 
 import { StreamSession } from "../streams/stream-session.js";
 

@@ -1,11 +1,20 @@
+import { toBinary } from "@bufbuild/protobuf";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import type { MetricsRegistry } from "@destination/core";
 import { joinHostPort } from "@destination/go-compat";
-import { type DestinationServer, DestinationService } from "@destination/proto";
+import {
+  type DestinationServer,
+  DestinationService,
+  destinationApiFiles,
+  file_grpc_health_v1_health,
+} from "@destination/proto";
+import type { ServerOptions } from "@grpc/grpc-js";
 import * as grpc from "@grpc/grpc-js";
+import type { EnumTypeDefinition, PackageDefinition } from "@grpc/proto-loader";
+import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation } from "grpc-health-check";
 import type { ServerLogger } from "../logging/server-logger.js";
-import { type GrpcLimits, grpcServerOptions } from "./grpc-server-options.js";
-import { addReflection } from "./reflection.js";
+import { type RequestAdmissionLimits, requestAdmission } from "./request-admission.js";
 
 export interface GrpcServer {
   readonly port: number;
@@ -92,4 +101,85 @@ async function startPrepared(
       });
     },
   };
+}
+
+/** The server's limits, each from a flag (README "Transport and limits"). */
+export interface GrpcLimits extends RequestAdmissionLimits {
+  /** Streams per connection; 0: no cap. */
+  readonly maxConcurrentStreams: number;
+  /** Request message size, compressed and inflated, in bytes. */
+  readonly maxReceiveMessageLength: number;
+  /** 0: never. */
+  readonly maxConnectionIdleMs: number;
+  /** 0: never. */
+  readonly maxConnectionAgeMs: number;
+  /** 0: no limit. */
+  readonly maxConnectionAgeGraceMs: number;
+  /** 0: grpc-js' default (no cap). */
+  readonly maxSessionMemoryMb: number;
+}
+
+/**
+ * The grpc-js options of those limits. A limit at 0 is left out, so grpc-js' own default applies
+ * (none of them caps anything by default, except the message length). Calls still waiting for
+ * their request message are bounded by our own interceptor (`requestAdmission`).
+ */
+function grpcServerOptions(
+  limits: GrpcLimits,
+  onRefused?: (reason: "pending" | "timeout") => void,
+): ServerOptions {
+  const options: ServerOptions = {
+    "grpc.max_receive_message_length": limits.maxReceiveMessageLength,
+    // The server offers no channelz service, so nothing could read what grpc-js would collect
+    // for it: per connection and per call trackers, a trace, and a clock read for every message
+    // sent (a tenth of accepting a call, in profiles of a storm of new Gets).
+    "grpc.enable_channelz": 0,
+    interceptors: [requestAdmission(limits, onRefused)],
+  };
+  if (limits.maxConcurrentStreams > 0) {
+    options["grpc.max_concurrent_streams"] = limits.maxConcurrentStreams;
+  }
+  if (limits.maxConnectionIdleMs > 0) {
+    options["grpc.max_connection_idle_ms"] = limits.maxConnectionIdleMs;
+  }
+  if (limits.maxConnectionAgeMs > 0) {
+    options["grpc.max_connection_age_ms"] = limits.maxConnectionAgeMs;
+  }
+  if (limits.maxConnectionAgeGraceMs > 0) {
+    options["grpc.max_connection_age_grace_ms"] = limits.maxConnectionAgeGraceMs;
+  }
+  if (limits.maxSessionMemoryMb > 0) {
+    options["grpc-node.max_session_memory"] = limits.maxSessionMemoryMb;
+  }
+  return options;
+}
+
+/** Every file the server describes, dependencies first: the Destination API and gRPC health. */
+const SERVED_FILES = [...destinationApiFiles, file_grpc_health_v1_health];
+
+/**
+ * The protoc-compiled FileDescriptorProtos, encoded as they are. Going through proto-loader's
+ * `loadSync`/`loadFileDescriptorSetFromBuffer` instead rebuilds them from protobufjs objects,
+ * which turns type references relative (`net.TcpAddress`) and renames map entries, and grpcurl
+ * then refuses to describe or call anything.
+ */
+function servedFileDescriptors(): Buffer[] {
+  return SERVED_FILES.map((f) => Buffer.from(toBinary(FileDescriptorProtoSchema, f.proto)));
+}
+
+/**
+ * Server reflection (grpc.reflection.v1 and v1alpha) by @grpc/reflection, so that
+ * `grpcurl -plaintext` lists, describes and calls the services without .proto files.
+ *
+ * The library indexes the `fileDescriptorProtos` of each entry of the package definition it is
+ * given, and nothing else of them; one entry carrying our descriptors is the whole input.
+ */
+function addReflection(server: Pick<grpc.Server, "addService">): void {
+  const descriptors: EnumTypeDefinition = {
+    format: "Protocol Buffer 3 EnumDescriptorProto",
+    type: {},
+    fileDescriptorProtos: servedFileDescriptors(),
+  };
+  const pkg: PackageDefinition = { "destination.served-files": descriptors };
+  new ReflectionService(pkg).addToServer(server);
 }

@@ -34,7 +34,7 @@ export interface ServerLogger extends Logger {
   child(fields: Record<string, unknown>): ServerLogger;
 }
 
-export function isLogLevel(text: string): text is LogLevel {
+function isLogLevel(text: string): text is LogLevel {
   return (LOG_LEVELS as readonly string[]).includes(text);
 }
 
@@ -97,4 +97,72 @@ export function createServerLogger(options: ServerLoggerOptions = {}): ServerLog
     enabled: (level) => SEVERITY[level] >= threshold,
     child: (fields) => createServerLogger({ ...options, fields: { ...base, ...fields } }),
   };
+}
+
+/**
+ * What logrus' ParseLevel accepts (upstream parses `-log-level` with it): the names in any
+ * case, and `warning` for `warn`. Undefined for anything else, which upstream refuses.
+ */
+export function parseLogLevelFlag(text: string): LogLevel | undefined {
+  const name = text.toLowerCase();
+  if (name === "warning") return "warn";
+  return isLogLevel(name) ? name : undefined;
+}
+
+/**
+ * Upstream logs JSON for exactly `json` and plain text for every other value (`JSON`, `xml`,
+ * empty), without complaint; `known` says whether the value was one of the documented ones.
+ */
+export function parseLogFormatFlag(text: string): { format: LogFormat; known: boolean } {
+  if (text === "json") return { format: "json", known: true };
+  return { format: "text", known: text === "plain" || text === "text" };
+}
+
+/**
+ * A child logger made on its first enabled line: a Get's logger mostly logs nothing, and making
+ * a child per call showed in profiles of cold Gets. Lines below the parent's level are dropped
+ * before the child exists; a child logs at its parent's level, so nothing else changes.
+ */
+export class LazyChildLogger implements ServerLogger {
+  readonly #parent: ServerLogger;
+  readonly #fields: Record<string, unknown>;
+  #child: ServerLogger | undefined;
+
+  constructor(parent: ServerLogger, fields: Record<string, unknown>) {
+    this.#parent = parent;
+    this.#fields = fields;
+  }
+
+  trace(message: string, fields?: Record<string, unknown>): void {
+    if (this.#parent.enabled("trace")) this.#made().trace(message, fields);
+  }
+
+  debug(message: string, fields?: Record<string, unknown>): void {
+    if (this.#parent.enabled("debug")) this.#made().debug(message, fields);
+  }
+
+  info(message: string, fields?: Record<string, unknown>): void {
+    if (this.#parent.enabled("info")) this.#made().info(message, fields);
+  }
+
+  warn(message: string, fields?: Record<string, unknown>): void {
+    if (this.#parent.enabled("warn")) this.#made().warn(message, fields);
+  }
+
+  error(message: string, fields?: Record<string, unknown>): void {
+    if (this.#parent.enabled("error")) this.#made().error(message, fields);
+  }
+
+  enabled(level: LogLevel): boolean {
+    return this.#parent.enabled(level);
+  }
+
+  child(fields: Record<string, unknown>): ServerLogger {
+    return this.#made().child(fields);
+  }
+
+  #made(): ServerLogger {
+    this.#child ??= this.#parent.child(this.#fields);
+    return this.#child;
+  }
 }

@@ -1,7 +1,7 @@
 import { status as Status } from "@grpc/grpc-js";
 import { Counter, Histogram, type Registry } from "prom-client";
 import type { StatusCode } from "../grpc/status-error.js";
-import { BatchedSeries } from "./batched-series.js";
+import { BatchedSeries } from "./prom-metrics-registry.js";
 
 // go-grpc-prometheus names and labels, as upstream. Series appear on a method's first call, as
 // upstream's do: its pre-initialisation runs before the Destination service is registered.

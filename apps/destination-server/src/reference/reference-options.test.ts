@@ -1,6 +1,6 @@
 import { FlagError } from "@destination/go-compat";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config/config-error.js";
+import { ConfigError } from "../config/server-flag.js";
 import { CHART_MESHED_HTTP2_CLIENT_PARAMS } from "../config/server-flags.js";
 import { createServerLogger } from "../logging/server-logger.js";
 import { referenceOptionsFromArgs } from "./reference-options.js";

@@ -1,16 +1,8 @@
 import type { NamespacedName } from "@destination/core";
-
-import { goQuote } from "@destination/go-compat";
-
+import { canonicalIP, goQuote } from "@destination/go-compat";
 import { status as Status } from "@grpc/grpc-js";
-
 import { StatusError } from "../grpc/status-error.js";
-
-import { AuthorityError, parseAuthority } from "./authority.js";
-
-import { canonicalIpLiteral } from "./ip-literal.js";
-
-import { parseServiceName, ServiceNameError } from "./service-name.js";
+import { AuthorityError, parseAuthority, parseServiceName, ServiceNameError } from "./authority.js";
 
 /** A `Get` for `<instance?>.<svc>.<ns>.svc.<domain>:<port>` (README "Get dispatch"). */
 export interface GetRoute {
@@ -130,3 +122,19 @@ export function profileServiceNotFound(service: NamespacedName): StatusError {
 export function externalNameService(path: string): StatusError {
   return invalid(`Invalid authority: ${path}`);
 }
+
+// IP literals as Go's `net.ParseIP` reads them (README "Authorities"): go-compat's grammar,
+// which refuses zones as Go does.
+
+/**
+ * The canonical text of an IP literal (compressed IPv6, IPv4-mapped as dotted IPv4: the keys
+ * of every IP index), or undefined when `text` is a name.
+ */
+export function canonicalIpLiteral(text: string): string | undefined {
+  // Every Get's host comes here: a name is told apart first by what no IP literal has (IPv6 has
+  // a colon, IPv4 only digits and dots).
+  if (!text.includes(":") && !IPV4_CHARACTERS.test(text)) return undefined;
+  return canonicalIP(text);
+}
+
+const IPV4_CHARACTERS = /^[0-9.]+$/;

@@ -1,6 +1,6 @@
 import { create, tcpAddressFromString, type Update, UpdateSchema } from "@destination/proto";
 import { describe, expect, it } from "vitest";
-import { GetSubscriptions, witnessedSink } from "./get-subscriptions.js";
+import { GetSubscriptions, witnessedSink } from "./held-subscriptions.js";
 
 const WEB = {
   service: { namespace: "shop", name: "web" },

@@ -1,6 +1,6 @@
 import { ManualClock } from "@destination/test-support/manual-clock";
 import { describe, expect, it } from "vitest";
-import { jitteredDelay, scheduleAudits } from "./audit-schedule.js";
+import { jitteredDelay, scheduleAudits } from "./self-audit.js";
 
 describe("scheduleAudits", () => {
   it("jitters the interval by ±10 %", () => {

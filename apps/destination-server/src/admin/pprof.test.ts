@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pprofReply } from "./pprof-endpoints.js";
-import { type PprofProfiler, ProfilerBusyError } from "./pprof-profiler.js";
+import { type PprofProfiler, ProfilerBusyError, pprofReply } from "./pprof.js";
 
 /** Records the length asked for; the profile bytes themselves are the library's. */
 function recordingProfiler(): PprofProfiler & { seconds: number[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseListenAddress } from "./listen-address.js";
+import { parseListenAddress } from "./server-flag.js";
 
 describe("parseListenAddress", () => {
   it("keeps an empty host (every interface), brackets off IPv6 hosts", () => {
