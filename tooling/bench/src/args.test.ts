@@ -105,4 +105,13 @@ describe("resolvePlan", () => {
     expect(plan.reconnectStorm).toMatchObject({ proxies: [300], services: 50 });
     expect(() => parseArgs(["--storm-proxies", "0"])).toThrow(/not a positive integer/);
   });
+
+  it("passes --ours-flag to our server in cluster mode, refusing what is not a flag", () => {
+    const plan = resolvePlan(
+      parseArgs(["--ours-flag=-grpc-serving-thread", "--ours-flag", "-log-level=info"]),
+    );
+    expect(plan.oursFlags).toEqual(["-grpc-serving-thread", "-log-level=info"]);
+    expect(resolvePlan(parseArgs([])).oursFlags).toEqual([]);
+    expect(() => parseArgs(["--ours-flag", "grpc-serving-thread"])).toThrow(/not a flag/);
+  });
 });

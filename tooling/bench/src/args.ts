@@ -41,6 +41,8 @@ export interface BenchArgs {
   readonly stormProxies: readonly number[] | undefined;
   /** Runtime patches of the server child that model a proposed change (experiments.ts). */
   readonly experiments: readonly string[];
+  /** Flags added to our server's command line in the cluster-mode scenarios. */
+  readonly oursFlags: readonly string[];
   readonly help: boolean;
 }
 
@@ -68,6 +70,8 @@ export const USAGE = `usage: pnpm bench [--quick] [--json FILE] [--runs N] [--on
   --scale-curve-pods L  scale-curve sizes (default 1000,10000,50000; 1000,2000 with --quick)
   --audit-pods L      audit sizes (default 1000,10000,50000; 500 with --quick)
   --storm-proxies L   reconnect-storm proxy counts (default 1000,10000; 200 with --quick)
+  --ours-flag F       add F to our server's command line in cluster mode (repeatable), e.g.
+                      --ours-flag=-grpc-serving-thread (results are labelled with it)
   --experiment L      patch the server child at run time to measure a proposed change:
                       ${EXPERIMENT_NAMES.join(", ")} (results are labelled with it)
 `;
@@ -109,6 +113,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     auditPods: undefined as number[] | undefined,
     stormProxies: undefined as number[] | undefined,
     experiments: [] as string[],
+    oursFlags: [] as string[],
     help: false,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -163,6 +168,12 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       case "--storm-proxies":
         args.stormProxies = intList(flag, next());
         break;
+      case "--ours-flag": {
+        const f = value(flag, next());
+        if (!f.startsWith("-")) throw new ArgsError(`--ours-flag: not a flag: ${f}`);
+        args.oursFlags.push(f);
+        break;
+      }
       case "--experiment":
         for (const name of value(flag, next()).split(",")) {
           if (!(EXPERIMENT_NAMES as readonly string[]).includes(name)) {
@@ -196,6 +207,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
 export interface BenchPlan {
   readonly quick: boolean;
   readonly experiments: readonly string[];
+  readonly oursFlags: readonly string[];
   readonly scenarios: readonly ScenarioName[];
   /** Client connections (distinct grpc-js channels) the streams are spread over. */
   readonly connections: number;
@@ -286,6 +298,7 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
   return {
     quick: args.quick,
     experiments: args.experiments,
+    oursFlags: args.oursFlags,
     scenarios: args.only,
     connections: 100,
     fanout: {

@@ -17,6 +17,7 @@ import { reconnectStorm } from "./scenarios/reconnect-storm.js";
 import { scale } from "./scenarios/scale.js";
 import { scaleCurve } from "./scenarios/scale-curve.js";
 import { subscribeStorm } from "./scenarios/storm.js";
+import { setOursFlags } from "./server-process.js";
 
 const RUNNERS: Record<
   ScenarioName,
@@ -50,6 +51,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const plan = resolvePlan(args);
+  setOursFlags(plan.oursFlags);
   for (const dir of [args.cpuProf, args.heapSnapshot]) {
     if (dir !== undefined) mkdirSync(dir, { recursive: true });
   }
@@ -69,12 +71,14 @@ async function main(): Promise<number> {
     const s0 = performance.now();
     try {
       const measured = await RUNNERS[name](plan, ctx);
-      // Results of patched servers must never pass for the real thing.
-      const experiment = plan.experiments.join(",");
+      // Results of patched servers, or of servers given flags, must never pass for the default.
+      const label: Record<string, string> = {};
+      if (plan.experiments.length > 0) label.experiment = plan.experiments.join(",");
+      if (plan.oursFlags.length > 0) label.ours_flags = plan.oursFlags.join(" ");
       results.push(
-        ...(experiment === ""
+        ...(Object.keys(label).length === 0
           ? measured
-          : measured.map((r) => ({ ...r, params: { ...r.params, experiment } }))),
+          : measured.map((r) => ({ ...r, params: { ...r.params, ...label } }))),
       );
     } catch (err) {
       failed++;

@@ -67,6 +67,13 @@ export interface StartServerOptions {
   readonly extraFlags?: readonly string[];
 }
 
+/** Flags every one of our servers gets after the common ones (`--ours-flag`). */
+let oursFlags: readonly string[] = [];
+
+export function setOursFlags(flags: readonly string[]): void {
+  oursFlags = flags;
+}
+
 /** Starts a server and resolves once its admin port answers `/ready` with 200. */
 export async function startServerProcess(options: StartServerOptions): Promise<ServerProcess> {
   const [grpcPort, adminPort] = [await freePort(), await freePort()];
@@ -80,6 +87,7 @@ export async function startServerProcess(options: StartServerOptions): Promise<S
     "-cluster-domain=cluster.local",
     "-enable-endpoint-slices=true",
     "-log-level=warn",
+    ...(options.kind === "ours" ? oursFlags : []),
     ...(options.extraFlags ?? []),
   ];
   let child: ChildProcess;
