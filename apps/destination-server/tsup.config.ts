@@ -18,7 +18,12 @@ export default defineConfig([
     // packages and `@kubernetes/client-node` are bundled so that client-node is tree-shaken to
     // what its KubeConfig reaches: its index alone loads every generated API client, seconds of
     // a start (server README, "What a start loads"). npm dependencies otherwise stay imports.
-    entry: { main: "src/main.ts", "node-flags": "src/runtime/node-flags.ts" },
+    entry: {
+      main: "src/main.ts",
+      "node-flags": "src/runtime/node-flags.ts",
+      // The gRPC serving thread (-grpc-serving-thread), started beside either build's code.
+      "grpc-serving-thread": "src/grpc/serving-thread.ts",
+    },
     format: ["esm"],
     platform: "node",
     target: "node24",

@@ -14,6 +14,7 @@ import { createDestinationContext } from "./grpc/create-destination-context.js";
 import { destinationHandlers } from "./grpc/destination-handlers.js";
 import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
+import { prepareThreadedGrpcServer } from "./grpc/threaded-grpc-server.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 
@@ -144,7 +145,12 @@ export async function startDestinationServer(
 
     await cluster.start();
     // Built while the first lists are on their way, rather than after them.
-    const preparing = prepareGrpcServer(options, logger, metrics);
+    const preparing = (options.grpcServingThread ? prepareThreadedGrpcServer : prepareGrpcServer)(
+      options,
+      logger,
+      metrics,
+    );
+    cleanups.push(() => preparing.discard());
     await withTimeout(
       options.clock,
       cluster.whenSynced(),

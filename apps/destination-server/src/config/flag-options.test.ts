@@ -57,6 +57,7 @@ describe("parseCommandLine", () => {
       maxSessionMemoryMb: 0,
       maxPendingRequests: 1_000,
       requestMessageTimeoutMs: 10_000,
+      grpcServingThread: false,
       cacheSyncTimeoutMs: 60_000,
       auditIntervalMs: 300_000,
       shutdownTimeoutMs: 10_000,

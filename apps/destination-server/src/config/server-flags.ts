@@ -336,6 +336,15 @@ export const SERVER_FLAGS = [
     option: "requestMessageTimeoutMs",
     convert: milliseconds,
   }),
+  // Off by default until a storm's gain is worth a second V8 isolate's memory (BENCHMARKS.md).
+  flag({
+    name: "grpc-serving-thread",
+    kind: "bool",
+    default: "false",
+    usage:
+      "serve gRPC (HTTP/2, grpc-js) on a thread of its own, beside the caches and watchers, so that a storm of new streams uses a second core",
+    option: "grpcServingThread",
+  }),
   flag({
     name: "cache-sync-timeout",
     kind: "string",

@@ -32,6 +32,36 @@ export interface PreparedGrpcServer {
     destination: DestinationServer,
     listen: { host: string; port: number },
   ): Promise<GrpcServer>;
+  /** Releases what was built when the server will not start (the caches did not sync). */
+  discard(): Promise<void>;
+}
+
+/**
+ * The grpc-js server of either thread, up to binding: the limits' options, health and
+ * reflection. `onRefused` counts calls the request admission ended.
+ */
+export function buildGrpcServer(
+  limits: GrpcLimits,
+  onRefused: (reason: "pending" | "timeout") => void,
+): { server: grpc.Server; health: HealthImplementation } {
+  const server = new grpc.Server(grpcServerOptions(limits, onRefused));
+  const health = new HealthImplementation({
+    "": "SERVING",
+    "io.linkerd.proxy.destination.Destination": "SERVING",
+  });
+  health.addToServer(server);
+  addReflection(server);
+  return { server, health };
+}
+
+/** The counter of calls the request admission ended, in the discovery thread's registry. */
+export function refusedCounter(metrics: MetricsRegistry): (reason: "pending" | "timeout") => void {
+  const refused = metrics.counter(
+    "grpc_server_requests_refused_total",
+    "Calls ended before their request message arrived: too many waiting (pending), or too slow (timeout).",
+    ["reason"],
+  );
+  return (reason) => refused.inc({ reason });
 }
 
 /** Builds the grpc-js server up to binding, with health and reflection, while the caches sync. */
@@ -40,67 +70,57 @@ export function prepareGrpcServer(
   logger: ServerLogger,
   metrics: MetricsRegistry,
 ): PreparedGrpcServer {
-  const refused = metrics.counter(
-    "grpc_server_requests_refused_total",
-    "Calls ended before their request message arrived: too many waiting (pending), or too slow (timeout).",
-    ["reason"],
-  );
-  const server = new grpc.Server(grpcServerOptions(limits, (reason) => refused.inc({ reason })));
-  const health = new HealthImplementation({
-    "": "SERVING",
-    "io.linkerd.proxy.destination.Destination": "SERVING",
-  });
-  health.addToServer(server);
-  addReflection(server);
+  const { server, health } = buildGrpcServer(limits, refusedCounter(metrics));
   return {
-    start: (destination, listen) => startPrepared(server, health, destination, listen, logger),
+    async start(destination, listen) {
+      server.addService(DestinationService, destination);
+      const port = await bindGrpcServer(server, listen.host, listen.port);
+      logger.info("gRPC server listening", { addr: joinHostPort(listen.host, port) });
+      return {
+        port,
+        async shutdown(timeoutMs) {
+          const forced = await shutdownGrpcServer(server, health, timeoutMs);
+          if (forced) logger.warn("graceful shutdown timed out; closing connections");
+        },
+      };
+    },
+    // Nothing is bound before start.
+    discard: async () => {},
   };
 }
 
-function bind(server: grpc.Server, host: string, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.bindAsync(joinHostPort(host, port), grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    );
-  });
+/** Binds `host:port`; `""` is every interface, dual-stack where the host has IPv6. */
+export function bindGrpcServer(server: grpc.Server, host: string, port: number): Promise<number> {
+  const bind = (h: string) =>
+    new Promise<number>((resolve, reject) => {
+      server.bindAsync(joinHostPort(h, port), grpc.ServerCredentials.createInsecure(), (err, p) =>
+        err ? reject(err) : resolve(p),
+      );
+    });
+  return host === "" ? bind("::").catch(() => bind("0.0.0.0")) : bind(host);
 }
 
-async function startPrepared(
+/**
+ * Stops accepting and waits for calls to finish up to `timeoutMs`, then closes what is left;
+ * resolves true when it had to.
+ */
+export function shutdownGrpcServer(
   server: grpc.Server,
   health: HealthImplementation,
-  destination: DestinationServer,
-  listen: { host: string; port: number },
-  logger: ServerLogger,
-): Promise<GrpcServer> {
-  server.addService(DestinationService, destination);
-
-  let port: number;
-  if (listen.host === "") {
-    // Every interface: dual-stack where the host has IPv6, IPv4 otherwise.
-    port = await bind(server, "::", listen.port).catch(() => bind(server, "0.0.0.0", listen.port));
-  } else {
-    port = await bind(server, listen.host, listen.port);
-  }
-  logger.info("gRPC server listening", { addr: joinHostPort(listen.host, port) });
-
-  return {
-    port,
-    shutdown(timeoutMs) {
-      health.setStatus("", "NOT_SERVING");
-      return new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          logger.warn("graceful shutdown timed out; closing connections");
-          server.forceShutdown();
-          resolve();
-        }, timeoutMs);
-        force.unref();
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      });
-    },
-  };
+  timeoutMs: number,
+): Promise<boolean> {
+  health.setStatus("", "NOT_SERVING");
+  return new Promise<boolean>((resolve) => {
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      resolve(true);
+    }, timeoutMs);
+    force.unref();
+    server.tryShutdown(() => {
+      clearTimeout(force);
+      resolve(false);
+    });
+  });
 }
 
 /** The server's limits, each from a flag (README "Transport and limits"). */
@@ -117,6 +137,20 @@ export interface GrpcLimits extends RequestAdmissionLimits {
   readonly maxConnectionAgeGraceMs: number;
   /** 0: grpc-js' default (no cap). */
   readonly maxSessionMemoryMb: number;
+}
+
+/** The limits alone, out of options that hold more (a logger, a clock), for another thread. */
+export function grpcLimitsOf(options: GrpcLimits): GrpcLimits {
+  return {
+    maxPendingRequests: options.maxPendingRequests,
+    requestMessageTimeoutMs: options.requestMessageTimeoutMs,
+    maxConcurrentStreams: options.maxConcurrentStreams,
+    maxReceiveMessageLength: options.maxReceiveMessageLength,
+    maxConnectionIdleMs: options.maxConnectionIdleMs,
+    maxConnectionAgeMs: options.maxConnectionAgeMs,
+    maxConnectionAgeGraceMs: options.maxConnectionAgeGraceMs,
+    maxSessionMemoryMb: options.maxSessionMemoryMb,
+  };
 }
 
 /**
