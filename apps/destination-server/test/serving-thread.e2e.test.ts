@@ -1,0 +1,186 @@
+import { fileURLToPath } from "node:url";
+import {
+  create,
+  DestinationService,
+  type GetDestination,
+  GetDestinationSchema,
+  toBinary,
+} from "@destination/proto";
+import * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { assertBuilt, type SpawnedServer, spawnServer } from "./support/spawned-server.js";
+import { adminGet } from "./support/test-server.js";
+
+const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
+const TOKEN = JSON.stringify({ ns: "emojivoto", nodeName: "node-1" });
+
+/** Destination calls whose answers stay bytes, so the two servers' can be compared as sent. */
+const RawService = {
+  get: {
+    ...DestinationService.get,
+    requestSerialize: (r: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, r)),
+    responseDeserialize: (b: Buffer) => b,
+  },
+  getProfile: {
+    ...DestinationService.getProfile,
+    requestSerialize: (r: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, r)),
+    responseDeserialize: (b: Buffer) => b,
+  },
+} satisfies grpc.ServiceDefinition;
+type RawClient = grpc.Client & {
+  get(r: GetDestination): grpc.ClientReadableStream<Buffer>;
+  getProfile(r: GetDestination): grpc.ClientReadableStream<Buffer>;
+};
+const RawClient = grpc.makeGenericClientConstructor(RawService, "Destination") as unknown as new (
+  address: string,
+  credentials: grpc.ChannelCredentials,
+) => RawClient;
+
+/** The first message of a stream, or the status it ended with before one. */
+function firstAnswer(
+  client: RawClient,
+  rpc: "get" | "getProfile",
+  path: string,
+): Promise<{ bytes: string } | { code: number; details: string }> {
+  return new Promise((resolve) => {
+    const stream = client[rpc](
+      create(GetDestinationSchema, { scheme: "k8s", path, contextToken: TOKEN }),
+    );
+    stream.on("data", (bytes: Buffer) => {
+      resolve({ bytes: bytes.toString("hex") });
+      stream.cancel();
+    });
+    stream.on("error", (err: grpc.ServiceError) =>
+      resolve({ code: err.code, details: err.details }),
+    );
+  });
+}
+
+/** Get streams subscribed to any Service: the sum of `endpoints_subscribers` (no series: none). */
+async function subscribers(server: SpawnedServer): Promise<number> {
+  const { body } = await adminGet(server.adminPort, "/metrics");
+  let sum = 0;
+  for (const match of body.matchAll(/^endpoints_subscribers(?:\{[^}]*\})? (\S+)$/gm)) {
+    sum += Number(match[1]);
+  }
+  return sum;
+}
+
+async function eventuallyEqual<T>(read: () => Promise<T>, want: T): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let got = await read();
+  while (got !== want && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    got = await read();
+  }
+  expect(got).toBe(want);
+}
+
+beforeAll(() => assertBuilt());
+
+describe("-grpc-serving-thread", () => {
+  let threaded: SpawnedServer;
+  let single: SpawnedServer;
+  let threadedClient: RawClient;
+  let singleClient: RawClient;
+
+  beforeAll(async () => {
+    [threaded, single] = await Promise.all([
+      spawnServer(["--manifests", EXAMPLES, "-grpc-serving-thread=true"]),
+      spawnServer(["--manifests", EXAMPLES, "-grpc-serving-thread=false"]),
+    ]);
+    const insecure = grpc.credentials.createInsecure();
+    threadedClient = new RawClient(`127.0.0.1:${threaded.grpcPort}`, insecure);
+    singleClient = new RawClient(`127.0.0.1:${single.grpcPort}`, insecure);
+  });
+  afterAll(() => {
+    threadedClient?.close();
+    singleClient?.close();
+    for (const s of [threaded, single]) s?.child.kill("SIGKILL");
+  });
+  beforeEach(async () => {
+    for (const s of [threaded, single]) await eventuallyEqual(() => subscribers(s), 0);
+  });
+
+  it("says which thread serves gRPC", () => {
+    expect(threaded.logs()).toMatch(/"msg":"gRPC server listening".*"thread":"serving"/);
+    expect(single.logs()).not.toMatch(/"thread":"serving"/);
+  });
+
+  it.each([
+    ["get", "web-svc.emojivoto.svc.cluster.local:80"],
+    ["get", "voting-svc.emojivoto.svc.cluster.local:8080"],
+    ["getProfile", "web-svc.emojivoto.svc.cluster.local:80"],
+    ["getProfile", "10.244.1.10:8080"],
+    ["get", "nope.emojivoto.svc.cluster.local:80"],
+    ["get", "10.244.1.10:8080"],
+    ["getProfile", "not an authority"],
+  ] as const)("answers %s %s with the bytes and statuses of one thread", async (rpc, path) => {
+    const [fromThread, fromOne] = await Promise.all([
+      firstAnswer(threadedClient, rpc, path),
+      firstAnswer(singleClient, rpc, path),
+    ]);
+    expect(fromThread).toEqual(fromOne);
+  });
+
+  it("releases a subscription when the client cancels", async () => {
+    const stream = threadedClient.get(
+      create(GetDestinationSchema, {
+        scheme: "k8s",
+        path: "emoji-svc.emojivoto.svc.cluster.local:8080",
+        contextToken: TOKEN,
+      }),
+    );
+    stream.on("error", () => {});
+    await new Promise((resolve) => stream.once("data", resolve));
+    expect(await subscribers(threaded)).toBe(1);
+    stream.cancel();
+    await eventuallyEqual(() => subscribers(threaded), 0);
+  });
+
+  it("serves gRPC health as SERVING", async () => {
+    const health = new grpc.Client(
+      `127.0.0.1:${threaded.grpcPort}`,
+      grpc.credentials.createInsecure(),
+    );
+    const response = await new Promise<Buffer | undefined>((resolve, reject) =>
+      health.makeUnaryRequest(
+        "/grpc.health.v1.Health/Check",
+        () => Buffer.alloc(0),
+        (b: Buffer) => b,
+        {},
+        (err, res) => (err ? reject(err) : resolve(res)),
+      ),
+    );
+    health.close();
+    // HealthCheckResponse { status: SERVING }: field 1, varint 1.
+    expect(response?.toString("hex")).toBe("0801");
+  });
+
+  it("ends open streams with OK on SIGTERM and exits 0", async () => {
+    const server = await spawnServer(["--manifests", EXAMPLES, "-grpc-serving-thread"]);
+    const client = new RawClient(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure());
+    try {
+      const stream = client.get(
+        create(GetDestinationSchema, {
+          scheme: "k8s",
+          path: "web-svc.emojivoto.svc.cluster.local:80",
+          contextToken: TOKEN,
+        }),
+      );
+      stream.on("data", () => {});
+      stream.on("error", () => {});
+      const status = new Promise<number>((resolve) =>
+        stream.on("status", (s: grpc.StatusObject) => resolve(s.code)),
+      );
+      await new Promise((resolve) => stream.once("data", resolve));
+      server.child.kill("SIGTERM");
+      expect(await status).toBe(grpc.status.OK);
+      expect((await server.exit).code).toBe(0);
+      expect(server.logs()).not.toMatch(/serving thread (failed|exited)/);
+    } finally {
+      client.close();
+      server.child.kill("SIGKILL");
+    }
+  });
+});
