@@ -1,11 +1,6 @@
 import { fileURLToPath } from "node:url";
-import {
-  create,
-  DestinationService,
-  type GetDestination,
-  GetDestinationSchema,
-  toBinary,
-} from "@destination/proto";
+import { create, GetDestinationSchema } from "@destination/proto";
+import { RawDestinationClient } from "@destination/test-support/raw-destination-client";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, type SpawnedServer, spawnServer } from "./support/spawned-server.js";
@@ -14,31 +9,9 @@ import { adminGet } from "./support/test-server.js";
 const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 const TOKEN = JSON.stringify({ ns: "emojivoto", nodeName: "node-1" });
 
-/** Destination calls whose answers stay bytes, so the two servers' can be compared as sent. */
-const RawService = {
-  get: {
-    ...DestinationService.get,
-    requestSerialize: (r: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, r)),
-    responseDeserialize: (b: Buffer) => b,
-  },
-  getProfile: {
-    ...DestinationService.getProfile,
-    requestSerialize: (r: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, r)),
-    responseDeserialize: (b: Buffer) => b,
-  },
-} satisfies grpc.ServiceDefinition;
-type RawClient = grpc.Client & {
-  get(r: GetDestination): grpc.ClientReadableStream<Buffer>;
-  getProfile(r: GetDestination): grpc.ClientReadableStream<Buffer>;
-};
-const RawClient = grpc.makeGenericClientConstructor(RawService, "Destination") as unknown as new (
-  address: string,
-  credentials: grpc.ChannelCredentials,
-) => RawClient;
-
 /** The first message of a stream, or the status it ended with before one. */
 function firstAnswer(
-  client: RawClient,
+  client: RawDestinationClient,
   rpc: "get" | "getProfile",
   path: string,
 ): Promise<{ bytes: string } | { code: number; details: string }> {
@@ -81,8 +54,8 @@ beforeAll(() => assertBuilt());
 describe("-grpc-serving-thread", () => {
   let threaded: SpawnedServer;
   let single: SpawnedServer;
-  let threadedClient: RawClient;
-  let singleClient: RawClient;
+  let threadedClient: RawDestinationClient;
+  let singleClient: RawDestinationClient;
 
   beforeAll(async () => {
     [threaded, single] = await Promise.all([
@@ -90,8 +63,8 @@ describe("-grpc-serving-thread", () => {
       spawnServer(["--manifests", EXAMPLES, "-grpc-serving-thread=false"]),
     ]);
     const insecure = grpc.credentials.createInsecure();
-    threadedClient = new RawClient(`127.0.0.1:${threaded.grpcPort}`, insecure);
-    singleClient = new RawClient(`127.0.0.1:${single.grpcPort}`, insecure);
+    threadedClient = new RawDestinationClient(`127.0.0.1:${threaded.grpcPort}`, insecure);
+    singleClient = new RawDestinationClient(`127.0.0.1:${single.grpcPort}`, insecure);
   });
   afterAll(() => {
     threadedClient?.close();
@@ -159,7 +132,10 @@ describe("-grpc-serving-thread", () => {
 
   it("ends open streams with OK on SIGTERM and exits 0", async () => {
     const server = await spawnServer(["--manifests", EXAMPLES, "-grpc-serving-thread"]);
-    const client = new RawClient(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure());
+    const client = new RawDestinationClient(
+      `127.0.0.1:${server.grpcPort}`,
+      grpc.credentials.createInsecure(),
+    );
     try {
       const stream = client.get(
         create(GetDestinationSchema, {

@@ -2,64 +2,22 @@
  * Real @grpc/grpc-js clients for the bench: a pool of channels that each hold their own
  * connection, and Get streams whose messages are counted (and decoded only when asked).
  */
-import {
-  create,
-  DestinationService,
-  type GetDestination,
-  GetDestinationSchema,
-  toBinary,
-} from "@destination/proto";
+import { create, type GetDestination, GetDestinationSchema } from "@destination/proto";
+import { RawDestinationClient } from "@destination/test-support/raw-destination-client";
 import * as grpc from "@grpc/grpc-js";
 import { nowMs } from "./stats.js";
-
-/**
- * The Destination service with a pass-through response deserializer: the bench measures the
- * server, so clients only decode what they need to inspect.
- */
-const RawGetService = {
-  get: {
-    ...DestinationService.get,
-    requestSerialize: (req: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, req)),
-    responseDeserialize: (bytes: Buffer) => bytes,
-  },
-  getProfile: {
-    ...DestinationService.getProfile,
-    requestSerialize: (req: GetDestination) => Buffer.from(toBinary(GetDestinationSchema, req)),
-    responseDeserialize: (bytes: Buffer) => bytes,
-  },
-} satisfies grpc.ServiceDefinition;
 
 /** The two streaming calls of the Destination service. */
 export type DestinationRpc = "get" | "getProfile";
 
-interface RawClient extends grpc.Client {
-  get(
-    request: GetDestination,
-    options?: Partial<grpc.CallOptions>,
-  ): grpc.ClientReadableStream<Buffer>;
-  getProfile(
-    request: GetDestination,
-    options?: Partial<grpc.CallOptions>,
-  ): grpc.ClientReadableStream<Buffer>;
-}
-
-const RawClient = grpc.makeGenericClientConstructor(
-  RawGetService,
-  "io.linkerd.proxy.destination.Destination",
-) as unknown as new (
-  address: string,
-  credentials: grpc.ChannelCredentials,
-  options?: Partial<grpc.ClientOptions>,
-) => RawClient;
-
 /** `n` channels to one server, each on a connection of its own. */
 export class ClientPool {
-  readonly clients: RawClient[] = [];
+  readonly clients: RawDestinationClient[] = [];
 
   constructor(port: number, n: number) {
     for (let i = 0; i < n; i++) {
       this.clients.push(
-        new RawClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+        new RawDestinationClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
           // A channel of its own (not the global subchannel pool) and distinct options, so each
           // client opens its own HTTP/2 connection.
           "grpc.use_local_subchannel_pool": 1,
@@ -70,8 +28,8 @@ export class ClientPool {
     }
   }
 
-  client(i: number): RawClient {
-    return this.clients[i % this.clients.length] as RawClient;
+  client(i: number): RawDestinationClient {
+    return this.clients[i % this.clients.length] as RawDestinationClient;
   }
 
   /** Connects every channel (bounded). */

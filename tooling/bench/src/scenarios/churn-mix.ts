@@ -7,20 +7,18 @@
  * change (see churn-mix-phases.ts). A phase ends when its writes are done and no stream has
  * received anything for a while; its CPU is the process's from the first write to then.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup, type StreamSpec } from "../clients.js";
 import { authority, dataset } from "../fixtures.js";
-import { KubeWriter } from "../kube-writer.js";
 import { PacedWriter } from "../paced-writes.js";
 import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
 import { mainThreadCpuMs, type ServerKind, startServerProcess } from "../server-process.js";
 import { median, summarize } from "../stats.js";
 import { ChurnModel, churnPhases } from "./churn-mix-phases.js";
-import { populate, startBenchApiServer } from "./cluster-population.js";
+import { openBenchCluster, populate } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 import { monotonicUs, reportProfile } from "./profile-report.js";
 
@@ -43,14 +41,8 @@ const LANES = 8;
 
 export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<ScenarioResult[]> {
   const p = plan.churnMix;
-  const upstreamBin = process.env.DESTINATION_UPSTREAM_BIN || undefined;
-  const kinds: ServerKind[] = upstreamBin === undefined ? ["ours"] : ["ours", "upstream"];
-  if (upstreamBin === undefined)
-    ctx.log("churn-mix: DESTINATION_UPSTREAM_BIN is not set; ours only");
-  const logDir = mkdtempSync(join(tmpdir(), "bench-churn-mix-"));
-  ctx.log("churn-mix: starting kube-apiserver and etcd");
-  const env = await startBenchApiServer();
-  const writer = new KubeWriter(env);
+  const bench = await openBenchCluster(ctx, "churn-mix");
+  const { env, writer, kinds, upstreamBin, logDir } = bench;
   try {
     const data = dataset(p.services, p.podsPerService);
     const model = new ChurnModel(
@@ -157,9 +149,7 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
       idle,
     );
   } finally {
-    writer.close();
-    await env.stop();
-    rmSync(logDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

@@ -15,13 +15,12 @@
  * - `cluster-fanout`: 10k Get streams of one Service, endpoints added through the API server one
  *   at a time; each sample is the slice write to the last stream having the Add.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import type { BenchPlan } from "../args.js";
 import { ClientPool, StreamGroup } from "../clients.js";
 import { authority, dataset, type SliceEndpointRef } from "../fixtures.js";
-import { KubeWriter } from "../kube-writer.js";
 import { machineBusyPercentSince, machineCpu } from "../machine-cpu.js";
 import type { PhaseWindow } from "../profile-summary.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
@@ -34,7 +33,7 @@ import {
 } from "../server-process.js";
 import { median, nowMs, summarize } from "../stats.js";
 import { ClusterChurn } from "./cluster-churn.js";
-import { populate, startBenchApiServer } from "./cluster-population.js";
+import { openBenchCluster, populate } from "./cluster-population.js";
 import { FanoutChanges, wideStreams } from "./cluster-streams.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 import { monotonicUs, reportProfile } from "./profile-report.js";
@@ -73,13 +72,8 @@ const SETTLE_MS = 3000;
 
 export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<ScenarioResult[]> {
   const p = plan.cluster;
-  const upstreamBin = process.env.DESTINATION_UPSTREAM_BIN || undefined;
-  const kinds: ServerKind[] = upstreamBin === undefined ? ["ours"] : ["ours", "upstream"];
-  if (upstreamBin === undefined) ctx.log("cluster: DESTINATION_UPSTREAM_BIN is not set; ours only");
-  const logDir = mkdtempSync(join(tmpdir(), "bench-cluster-"));
-  ctx.log("cluster: starting kube-apiserver and etcd");
-  const env = await startBenchApiServer();
-  const writer = new KubeWriter(env);
+  const bench = await openBenchCluster(ctx, "cluster");
+  const { env, writer, kinds, upstreamBin, logDir } = bench;
   try {
     const data = dataset(p.services, p.podsPerService);
     const t0 = performance.now();
@@ -121,9 +115,7 @@ export async function cluster(plan: BenchPlan, ctx: ScenarioContext): Promise<Sc
     }
     return results(plan, passes);
   } finally {
-    writer.close();
-    await env.stop();
-    rmSync(logDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 

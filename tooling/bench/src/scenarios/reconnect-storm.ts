@@ -9,14 +9,12 @@
  * scenario's rolling pod replacement running through it. With `DESTINATION_UPSTREAM_BIN`,
  * upstream's Go server meets the same storms, alternating pass by pass.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Pod } from "@destination/core";
 import * as build from "@destination/test-support/builders";
 import type { BenchPlan } from "../args.js";
 import { authority, dataset, NODES, namespaceOf, podIp, SERVICE_PORT } from "../fixtures.js";
-import { KubeWriter } from "../kube-writer.js";
 import type { PhaseWindow } from "../profile-summary.js";
 import { type ProxyLookups, ProxyStorm } from "../proxy-storm.js";
 import type { ParamValue, ScenarioResult } from "../report.js";
@@ -28,7 +26,7 @@ import {
 } from "../server-process.js";
 import { median, summarize } from "../stats.js";
 import { ClusterChurn } from "./cluster-churn.js";
-import { populate, startBenchApiServer } from "./cluster-population.js";
+import { openBenchCluster, populate } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 import { monotonicUs, reportProfile } from "./profile-report.js";
 
@@ -61,14 +59,8 @@ export async function reconnectStorm(
   ctx: ScenarioContext,
 ): Promise<ScenarioResult[]> {
   const p = plan.reconnectStorm;
-  const upstreamBin = process.env.DESTINATION_UPSTREAM_BIN || undefined;
-  const kinds: ServerKind[] = upstreamBin === undefined ? ["ours"] : ["ours", "upstream"];
-  if (upstreamBin === undefined)
-    ctx.log("reconnect-storm: DESTINATION_UPSTREAM_BIN is not set; ours only");
-  const logDir = mkdtempSync(join(tmpdir(), "bench-reconnect-storm-"));
-  ctx.log("reconnect-storm: starting kube-apiserver and etcd");
-  const env = await startBenchApiServer();
-  const writer = new KubeWriter(env);
+  const bench = await openBenchCluster(ctx, "reconnect-storm");
+  const { env, writer, kinds, upstreamBin, logDir } = bench;
   try {
     const data = dataset(p.services, p.podsPerService);
     const t0 = performance.now();
@@ -116,9 +108,7 @@ export async function reconnectStorm(
     }
     return results(p, kinds, storms);
   } finally {
-    writer.close();
-    await env.stop();
-    rmSync(logDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
