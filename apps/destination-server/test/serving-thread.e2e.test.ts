@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { create, GetDestinationSchema } from "@destination/proto";
 import { RawDestinationClient } from "@destination/test-support/raw-destination-client";
+import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { assertBuilt, type SpawnedServer, spawnServer } from "./support/spawned-server.js";
@@ -39,16 +40,6 @@ async function subscribers(server: SpawnedServer): Promise<number> {
   return sum;
 }
 
-async function eventuallyEqual<T>(read: () => Promise<T>, want: T): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  let got = await read();
-  while (got !== want && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    got = await read();
-  }
-  expect(got).toBe(want);
-}
-
 beforeAll(() => assertBuilt());
 
 describe("-grpc-serving-thread", () => {
@@ -72,7 +63,9 @@ describe("-grpc-serving-thread", () => {
     for (const s of [threaded, single]) s?.child.kill("SIGKILL");
   });
   beforeEach(async () => {
-    for (const s of [threaded, single]) await eventuallyEqual(() => subscribers(s), 0);
+    for (const s of [threaded, single]) {
+      await eventually(async () => expect(await subscribers(s)).toBe(0));
+    }
   });
 
   it("says which thread serves gRPC", () => {
@@ -108,7 +101,7 @@ describe("-grpc-serving-thread", () => {
     await new Promise((resolve) => stream.once("data", resolve));
     expect(await subscribers(threaded)).toBe(1);
     stream.cancel();
-    await eventuallyEqual(() => subscribers(threaded), 0);
+    await eventually(async () => expect(await subscribers(threaded)).toBe(0));
   });
 
   it("serves gRPC health as SERVING", async () => {

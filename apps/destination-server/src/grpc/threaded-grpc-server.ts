@@ -31,6 +31,9 @@ function servingThreadEntry(): URL {
   );
 }
 
+/** What the serving thread answers to `bind`. */
+type BindResult = Extract<ToDiscovery, { t: "bound" | "bindFailed" }>;
+
 /**
  * `prepareGrpcServer`'s counterpart with HTTP/2 and grpc-js on a thread of their own
  * (`-grpc-serving-thread`): the thread starts now, while the caches sync; `start` binds it and
@@ -49,7 +52,7 @@ export function prepareThreadedGrpcServer(
   const outbox = new Outbox(post);
   const calls = new Map<number, RemoteCall>();
   let destination: DestinationServer | undefined;
-  let onBound: ((result: ToDiscovery) => void) | undefined;
+  let onBound: ((result: BindResult) => void) | undefined;
   let onClosed: ((forced: boolean) => void) | undefined;
   let exited = false;
   /** Set before we end the thread ourselves, whose exit is then no failure. */
@@ -107,7 +110,7 @@ export function prepareThreadedGrpcServer(
   return {
     async start(handlers, listen) {
       destination = handlers;
-      const result = await new Promise<ToDiscovery>((resolve) => {
+      const result = await new Promise<BindResult>((resolve) => {
         onBound = resolve;
         post({ t: "bind", host: listen.host, port: listen.port });
       });
@@ -115,7 +118,7 @@ export function prepareThreadedGrpcServer(
         await terminate();
         throw new Error(`gRPC server: ${result.message}`);
       }
-      const port = result.t === "bound" ? result.port : 0;
+      const { port } = result;
       logger.info("gRPC server listening", {
         addr: joinHostPort(listen.host, port),
         thread: "serving",
