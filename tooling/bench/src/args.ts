@@ -260,6 +260,12 @@ export interface BenchPlan {
     readonly servicesPerPhase: number;
     readonly writesPerSecond: number;
     readonly passes: number;
+    /**
+     * Rounds of every phase per server process: the first meets a process that just started
+     * (code not yet compiled, its first major GC), later ones a warm one, as a server that has
+     * run a while is. Each round is reported apart.
+     */
+    readonly rounds: number;
   };
   /** Start, memory and first Gets from size to size, ours and upstream's on one API server. */
   readonly scaleCurve: {
@@ -346,6 +352,7 @@ export function resolvePlan(args: BenchArgs): BenchPlan {
       servicesPerPhase: args.quick ? 4 : 20,
       writesPerSecond: 100,
       passes: args.runs ?? (args.quick ? 1 : 3),
+      rounds: 2,
     },
     scaleCurve: {
       pods: args.scaleCurvePods ?? (args.quick ? [1000, 2000] : [1000, 10_000, 50_000]),

@@ -3,9 +3,11 @@
  * upstream's Go server on one real kube-apiserver, the same kinds and counts of writes to both.
  * The dataset of `cluster` (10k Running pods, 1k Services, 10 per Service, by default), a
  * ServiceProfile per watched Service, and per pass of a server: a fresh process, `get` Get
- * streams over the watched Services and one GetProfile stream each, then one phase per kind of
- * change (see churn-mix-phases.ts). A phase ends when its writes are done and no stream has
- * received anything for a while; its CPU is the process's from the first write to then.
+ * streams over the watched Services and one GetProfile stream each, then rounds of one phase per
+ * kind of change (see churn-mix-phases.ts). A phase ends when its writes are done and no stream
+ * has received anything for a while; its CPU is the process's from the first write to then. The
+ * first round meets a process that just started, the next ones a warm process; each round is
+ * reported apart (`round` in the results).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +23,9 @@ import { ChurnModel, churnPhases } from "./churn-mix-phases.js";
 import { openBenchCluster, populate } from "./cluster-population.js";
 import { nodeName, type ScenarioContext, sleep } from "./common.js";
 import { monotonicUs, reportProfile } from "./profile-report.js";
+
+/** Per server, per round (from 1), per phase: one measure per pass. */
+type Measured = Map<ServerKind, Map<number, Map<string, PhaseMeasure[]>>>;
 
 interface PhaseMeasure {
   readonly writes: number;
@@ -56,8 +61,12 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
       `churn-mix: wrote ${writer.writes} requests in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
     const phases = churnPhases(model);
-    const measured = new Map<ServerKind, Map<string, PhaseMeasure[]>>(
-      kinds.map((k) => [k, new Map(phases.map((ph) => [ph.name, []]))]),
+    const rounds = Array.from({ length: p.rounds }, (_, r) => r + 1);
+    const measured: Measured = new Map(
+      kinds.map((k) => [
+        k,
+        new Map(rounds.map((r) => [r, new Map(phases.map((ph) => [ph.name, []]))])),
+      ]),
     );
     const idle = new Map<ServerKind, number[]>(kinds.map((k) => [k, []]));
     const paced = new PacedWriter(writer, p.writesPerSecond);
@@ -104,33 +113,35 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
           await sleep(SETTLE_MS);
           idle.get(kind)?.push(((server.cpuMs() - idle0) * 1000) / SETTLE_MS);
           const received = () => groups.reduce((n, g) => n + g.received, 0);
-          for (const phase of phases) {
-            const writes0 = paced.writes;
-            const cpu0 = server.cpuMs();
-            const main0 = mainThreadCpuMs(server.pid);
-            const messages0 = received();
-            const start = performance.now();
-            const startUs = monotonicUs();
-            await paced.run(phase.lanes(), LANES);
-            const wrote = performance.now();
-            for (;;) {
-              const now = performance.now();
-              if (now - wrote >= MIN_SETTLE_MS && now - lastMessageAt >= QUIET_MS) break;
-              if (now - wrote >= MAX_SETTLE_MS) break;
-              await sleep(50);
+          for (const round of rounds) {
+            for (const phase of phases) {
+              const writes0 = paced.writes;
+              const cpu0 = server.cpuMs();
+              const main0 = mainThreadCpuMs(server.pid);
+              const messages0 = received();
+              const start = performance.now();
+              const startUs = monotonicUs();
+              await paced.run(phase.lanes(), LANES);
+              const wrote = performance.now();
+              for (;;) {
+                const now = performance.now();
+                if (now - wrote >= MIN_SETTLE_MS && now - lastMessageAt >= QUIET_MS) break;
+                if (now - wrote >= MAX_SETTLE_MS) break;
+                await sleep(50);
+              }
+              const m: PhaseMeasure = {
+                writes: paced.writes - writes0,
+                cpuMs: server.cpuMs() - cpu0,
+                mainThreadCpuMs: mainThreadCpuMs(server.pid) - main0,
+                messages: received() - messages0,
+                ms: performance.now() - start,
+              };
+              windows.push({ name: `${phase.name}-${round}`, startUs, endUs: monotonicUs() });
+              measured.get(kind)?.get(round)?.get(phase.name)?.push(m);
+              ctx.log(
+                `churn-mix pass ${pass + 1}/${p.passes} ${kind} round ${round} ${phase.name}: ${m.writes} writes, cpu ${m.cpuMs.toFixed(0)} ms (first thread ${m.mainThreadCpuMs.toFixed(0)}), ${((m.cpuMs * 1000) / Math.max(1, m.writes)).toFixed(0)} µs/write, ${m.messages} messages, ${(m.ms / 1000).toFixed(1)} s`,
+              );
             }
-            const m: PhaseMeasure = {
-              writes: paced.writes - writes0,
-              cpuMs: server.cpuMs() - cpu0,
-              mainThreadCpuMs: mainThreadCpuMs(server.pid) - main0,
-              messages: received() - messages0,
-              ms: performance.now() - start,
-            };
-            windows.push({ name: phase.name, startUs, endUs: monotonicUs() });
-            measured.get(kind)?.get(phase.name)?.push(m);
-            ctx.log(
-              `churn-mix pass ${pass + 1}/${p.passes} ${kind} ${phase.name}: ${m.writes} writes, cpu ${m.cpuMs.toFixed(0)} ms (first thread ${m.mainThreadCpuMs.toFixed(0)}), ${((m.cpuMs * 1000) / Math.max(1, m.writes)).toFixed(0)} µs/write, ${m.messages} messages, ${(m.ms / 1000).toFixed(1)} s`,
-            );
           }
           const ended = groups.reduce((n, g) => n + g.ended, 0);
           if (ended > 0) throw new Error(`churn-mix: ${ended} streams of ${kind} ended early`);
@@ -156,68 +167,15 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
 function results(
   plan: BenchPlan,
   phaseNames: readonly string[],
-  measured: Map<ServerKind, Map<string, PhaseMeasure[]>>,
+  measured: Measured,
   idle: Map<ServerKind, number[]>,
 ): ScenarioResult[] {
-  const p = plan.churnMix;
-  const upstream = measured.get("upstream");
   const out: ScenarioResult[] = [];
-  for (const [kind, byPhase] of measured) {
-    const params = (phase: string): Record<string, ParamValue> => ({
-      server: kind,
-      phase,
-      pods: p.services * p.podsPerService,
-      get_streams: p.getStreams,
-      profile_streams: p.watchedServices,
-    });
-    const row = (
-      phase: string,
-      list: readonly PhaseMeasure[],
-      theirs?: readonly PhaseMeasure[],
-    ) => {
-      const cpu = median(list.map((m) => m.cpuMs));
-      const writes = median(list.map((m) => m.writes));
-      const wall = summarize(list.map((m) => m.ms));
-      const theirCpu = theirs === undefined ? undefined : median(theirs.map((m) => m.cpuMs));
-      const result: ScenarioResult = {
-        name: "churn-mix",
-        params: params(phase),
-        samples: wall.count,
-        median_ms: wall.median,
-        p99_ms: wall.p99,
-        cpu_ms: cpu,
-        ...(kind === "ours" && theirCpu !== undefined && theirCpu > 0
-          ? { ratio_to_upstream: cpu / theirCpu }
-          : {}),
-        extra: {
-          writes,
-          cpu_us_per_write: (cpu * 1000) / Math.max(1, writes),
-          first_thread_cpu_ms: median(list.map((m) => m.mainThreadCpuMs)),
-          messages: median(list.map((m) => m.messages)),
-          ...(theirs === undefined
-            ? {}
-            : {
-                upstream_cpu_ms: theirCpu ?? 0,
-                upstream_messages: median(theirs.map((m) => m.messages)),
-              }),
-        },
-      };
-      out.push(result);
-    };
-    const totals: PhaseMeasure[] = [];
-    const theirTotals: PhaseMeasure[] = [];
-    for (const phase of phaseNames) {
-      const list = byPhase.get(phase) ?? [];
-      const theirs = kind === "ours" ? upstream?.get(phase) : undefined;
-      row(phase, list, theirs);
-      list.forEach((m, i) => {
-        totals[i] = add(totals[i], m);
-      });
-      theirs?.forEach((m, i) => {
-        theirTotals[i] = add(theirTotals[i], m);
-      });
+  for (const [kind, byRound] of measured) {
+    for (const [round, byPhase] of byRound) {
+      const upstream = measured.get("upstream")?.get(round);
+      out.push(...roundResults(plan, kind, round, phaseNames, byPhase, upstream));
     }
-    row("all", totals, kind === "ours" && upstream !== undefined ? theirTotals : undefined);
     const last = out[out.length - 1];
     if (last !== undefined) {
       out[out.length - 1] = {
@@ -226,6 +184,72 @@ function results(
       };
     }
   }
+  return out;
+}
+
+/** One round's rows of one server: a row per phase, then `all`. */
+function roundResults(
+  plan: BenchPlan,
+  kind: ServerKind,
+  round: number,
+  phaseNames: readonly string[],
+  byPhase: Map<string, PhaseMeasure[]>,
+  upstream: Map<string, PhaseMeasure[]> | undefined,
+): ScenarioResult[] {
+  const p = plan.churnMix;
+  const out: ScenarioResult[] = [];
+  const params = (phase: string): Record<string, ParamValue> => ({
+    server: kind,
+    round,
+    phase,
+    pods: p.services * p.podsPerService,
+    get_streams: p.getStreams,
+    profile_streams: p.watchedServices,
+  });
+  const row = (phase: string, list: readonly PhaseMeasure[], theirs?: readonly PhaseMeasure[]) => {
+    const cpu = median(list.map((m) => m.cpuMs));
+    const writes = median(list.map((m) => m.writes));
+    const wall = summarize(list.map((m) => m.ms));
+    const theirCpu = theirs === undefined ? undefined : median(theirs.map((m) => m.cpuMs));
+    const result: ScenarioResult = {
+      name: "churn-mix",
+      params: params(phase),
+      samples: wall.count,
+      median_ms: wall.median,
+      p99_ms: wall.p99,
+      cpu_ms: cpu,
+      ...(kind === "ours" && theirCpu !== undefined && theirCpu > 0
+        ? { ratio_to_upstream: cpu / theirCpu }
+        : {}),
+      extra: {
+        writes,
+        cpu_us_per_write: (cpu * 1000) / Math.max(1, writes),
+        first_thread_cpu_ms: median(list.map((m) => m.mainThreadCpuMs)),
+        messages: median(list.map((m) => m.messages)),
+        ...(theirs === undefined
+          ? {}
+          : {
+              upstream_cpu_ms: theirCpu ?? 0,
+              upstream_messages: median(theirs.map((m) => m.messages)),
+            }),
+      },
+    };
+    out.push(result);
+  };
+  const totals: PhaseMeasure[] = [];
+  const theirTotals: PhaseMeasure[] = [];
+  for (const phase of phaseNames) {
+    const list = byPhase.get(phase) ?? [];
+    const theirs = kind === "ours" ? upstream?.get(phase) : undefined;
+    row(phase, list, theirs);
+    list.forEach((m, i) => {
+      totals[i] = add(totals[i], m);
+    });
+    theirs?.forEach((m, i) => {
+      theirTotals[i] = add(theirTotals[i], m);
+    });
+  }
+  row("all", totals, kind === "ours" && upstream !== undefined ? theirTotals : undefined);
   return out;
 }
 
