@@ -16,6 +16,7 @@ import { warmGetPath } from "./grpc/get-path-warm-up.js";
 import { type GrpcServer, prepareGrpcServer } from "./grpc/grpc-server.js";
 import { prepareThreadedGrpcServer } from "./grpc/threaded-grpc-server.js";
 import { PromMetricsRegistry } from "./metrics/prom-metrics-registry.js";
+import { settleHeapAfterStart } from "./runtime/settle-heap.js";
 import type { DestinationServerOptions, ResolvedServerOptions } from "./server-options.js";
 
 /** A running server. */
@@ -194,6 +195,7 @@ export async function startDestinationServer(
       adminPort: admin.port,
       ms: Math.round(performance.now() - startedAt),
     });
+    settleHeapAfterStart(logger);
 
     let closing: Promise<void> | undefined;
     return {

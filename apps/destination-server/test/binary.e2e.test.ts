@@ -101,6 +101,49 @@ describe("the destination-server binary", () => {
     expect(levels.filter((l) => l !== "info" && l !== "debug")).toEqual([]);
   });
 
+  it("collects its heap once after ready, with the flag it adds to node, and says what it freed", async () => {
+    folder = await ManifestFolder.create();
+    await folder.write(
+      "web.yaml",
+      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+    );
+    const records = (server: { logs: () => string }) =>
+      server
+        .logs()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const settled = await spawnServer(["--manifests", folder.dir], {
+      env: { DESTINATION_NODE_FLAGS: "--expose-gc" },
+    });
+    await eventually(() =>
+      expect(records(settled).find((r) => r.msg === "heap settled after start")).toEqual(
+        expect.objectContaining({
+          level: "info",
+          ms: expect.any(Number),
+          heapUsedMiB: expect.any(Number),
+          freedMiB: expect.any(Number),
+          rssMiB: expect.any(Number),
+          rssReturnedMiB: expect.any(Number),
+        }),
+      ),
+    );
+    expect(records(settled).find((r) => r.msg === "starting")?.nodeFlags).toContain("--expose-gc");
+    settled.child.kill("SIGTERM");
+    expect((await settled.exit).code).toBe(0);
+
+    // Without `gc()` (an operator's DESTINATION_NODE_FLAGS without it) the server starts as well
+    // and leaves the heap to V8.
+    const unsettled = await spawnServer(["--manifests", folder.dir], {
+      env: { DESTINATION_NODE_FLAGS: "" },
+    });
+    // An answer from the admin server comes after the turn in which the collection would run.
+    expect((await adminGet(unsettled.adminPort, "/ready")).status).toBe(200);
+    unsettled.child.kill("SIGTERM");
+    expect((await unsettled.exit).code).toBe(0);
+    expect(records(unsettled).filter((r) => r.msg === "heap settled after start")).toEqual([]);
+  });
+
   it("warns once, naming it, for a flag it cannot honour", async () => {
     folder = await ManifestFolder.create();
     const server = await spawnServer(

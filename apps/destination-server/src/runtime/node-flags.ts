@@ -15,6 +15,8 @@ export const DEFAULT_NODE_FLAGS: readonly string[] = [
   // machine, 50–70 MiB of idle RSS at 10k pods. 16 MiB semi-spaces are Node 20's size; 8 MiB
   // promoted more into the old space and held more.
   "--max-semi-space-size=16",
+  // `gc()`, for the one full collection after start (settle-heap.ts).
+  "--expose-gc",
 ];
 
 /** Replaces DEFAULT_NODE_FLAGS: space-separated; empty for none. */
