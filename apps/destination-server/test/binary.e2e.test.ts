@@ -93,11 +93,7 @@ describe("the destination-server binary", () => {
     );
     server.child.kill("SIGTERM");
     expect((await server.exit).code).toBe(0);
-    const levels = server
-      .logs()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => (JSON.parse(l) as { level: string }).level);
+    const levels = server.records().map((r) => r.level);
     expect(levels.filter((l) => l !== "info" && l !== "debug")).toEqual([]);
   });
 
@@ -107,17 +103,11 @@ describe("the destination-server binary", () => {
       "web.yaml",
       service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
     );
-    const records = (server: { logs: () => string }) =>
-      server
-        .logs()
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
     const settled = await spawnServer(["--manifests", folder.dir], {
       env: { DESTINATION_NODE_FLAGS: "--expose-gc" },
     });
     await eventually(() =>
-      expect(records(settled).find((r) => r.msg === "heap settled after start")).toEqual(
+      expect(settled.records().find((r) => r.msg === "heap settled after start")).toEqual(
         expect.objectContaining({
           level: "info",
           ms: expect.any(Number),
@@ -128,7 +118,7 @@ describe("the destination-server binary", () => {
         }),
       ),
     );
-    expect(records(settled).find((r) => r.msg === "starting")?.nodeFlags).toContain("--expose-gc");
+    expect(settled.records().find((r) => r.msg === "starting")?.nodeFlags).toContain("--expose-gc");
     settled.child.kill("SIGTERM");
     expect((await settled.exit).code).toBe(0);
 
@@ -141,7 +131,7 @@ describe("the destination-server binary", () => {
     expect((await adminGet(unsettled.adminPort, "/ready")).status).toBe(200);
     unsettled.child.kill("SIGTERM");
     expect((await unsettled.exit).code).toBe(0);
-    expect(records(unsettled).filter((r) => r.msg === "heap settled after start")).toEqual([]);
+    expect(unsettled.records().filter((r) => r.msg === "heap settled after start")).toEqual([]);
   });
 
   it("warns once, naming it, for a flag it cannot honour", async () => {
@@ -152,12 +142,7 @@ describe("the destination-server binary", () => {
     );
     server.child.kill("SIGTERM");
     await server.exit;
-    const lines = server
-      .logs()
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l) as { level: string; msg: string });
-    expect(lines.filter((l) => l.msg.includes("trace-collector"))).toEqual([
+    expect(server.records().filter((l) => l.msg.includes("trace-collector"))).toEqual([
       expect.objectContaining({
         level: "warn",
         msg: expect.stringMatching(/^-trace-collector=collector:55678 has no effect/),

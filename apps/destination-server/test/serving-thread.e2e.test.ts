@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { create, GetDestinationSchema } from "@destination/proto";
 import { RawDestinationClient } from "@destination/test-support/raw-destination-client";
+import { request } from "@destination/test-support/server";
 import { eventually } from "@destination/vitest-config/eventually";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -17,9 +17,7 @@ function firstAnswer(
   path: string,
 ): Promise<{ bytes: string } | { code: number; details: string }> {
   return new Promise((resolve) => {
-    const stream = client[rpc](
-      create(GetDestinationSchema, { scheme: "k8s", path, contextToken: TOKEN }),
-    );
+    const stream = client[rpc](request(path, TOKEN));
     stream.on("data", (bytes: Buffer) => {
       resolve({ bytes: bytes.toString("hex") });
       stream.cancel();
@@ -90,13 +88,7 @@ describe("-grpc-serving-thread", () => {
   });
 
   it("releases a subscription when the client cancels", async () => {
-    const stream = threadedClient.get(
-      create(GetDestinationSchema, {
-        scheme: "k8s",
-        path: "emoji-svc.emojivoto.svc.cluster.local:8080",
-        contextToken: TOKEN,
-      }),
-    );
+    const stream = threadedClient.get(request("emoji-svc.emojivoto.svc.cluster.local:8080", TOKEN));
     stream.on("error", () => {});
     await new Promise((resolve) => stream.once("data", resolve));
     expect(await subscribers(threaded)).toBe(1);
@@ -130,13 +122,7 @@ describe("-grpc-serving-thread", () => {
       grpc.credentials.createInsecure(),
     );
     try {
-      const stream = client.get(
-        create(GetDestinationSchema, {
-          scheme: "k8s",
-          path: "web-svc.emojivoto.svc.cluster.local:80",
-          contextToken: TOKEN,
-        }),
-      );
+      const stream = client.get(request("web-svc.emojivoto.svc.cluster.local:80", TOKEN));
       stream.on("data", () => {});
       stream.on("error", () => {});
       const status = new Promise<number>((resolve) =>

@@ -40,6 +40,20 @@ export interface SpawnedServer {
   readonly exit: Promise<Exit>;
   /** Lines of stderr so far. */
   readonly logs: () => string;
+  /** The JSON log records of stderr so far, parsed. */
+  readonly records: () => LogRecord[];
+}
+
+/** One JSON log line of the server. */
+export type LogRecord = { readonly level: string; readonly msg: string } & Record<string, unknown>;
+
+/** The complete JSON lines of `stderr` (a line still arriving is left for later), parsed. */
+function recordsOf(stderr: string): LogRecord[] {
+  return stderr
+    .split("\n")
+    .slice(0, -1)
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogRecord);
 }
 
 /**
@@ -76,16 +90,16 @@ export function spawnServer(
   return new Promise((resolve, reject) => {
     child.stderr?.on("data", (d) => {
       stderr += d;
-      for (const line of stderr.split("\n")) {
-        if (!line.startsWith("{")) continue;
-        const record = JSON.parse(line) as { msg: string; grpcPort?: number; adminPort?: number };
-        if (record.msg === "ready" && record.grpcPort && record.adminPort) {
+      for (const record of recordsOf(stderr)) {
+        const { grpcPort, adminPort } = record as { grpcPort?: number; adminPort?: number };
+        if (record.msg === "ready" && grpcPort && adminPort) {
           resolve({
             child,
-            grpcPort: record.grpcPort,
-            adminPort: record.adminPort,
+            grpcPort,
+            adminPort,
             exit,
             logs: () => stderr,
+            records: () => recordsOf(stderr),
           });
         }
       }
