@@ -113,29 +113,33 @@ export async function churnMix(plan: BenchPlan, ctx: ScenarioContext): Promise<S
           await sleep(SETTLE_MS);
           idle.get(kind)?.push(((server.cpuMs() - idle0) * 1000) / SETTLE_MS);
           const received = () => groups.reduce((n, g) => n + g.received, 0);
+          // One phase: its writes, then quiet on every stream, measured from the first write.
+          const measurePhase = async (phase: (typeof phases)[number]): Promise<PhaseMeasure> => {
+            const writes0 = paced.writes;
+            const cpu0 = server.cpuMs();
+            const main0 = mainThreadCpuMs(server.pid);
+            const messages0 = received();
+            const start = performance.now();
+            await paced.run(phase.lanes(), LANES);
+            const wrote = performance.now();
+            for (;;) {
+              const now = performance.now();
+              if (now - wrote >= MIN_SETTLE_MS && now - lastMessageAt >= QUIET_MS) break;
+              if (now - wrote >= MAX_SETTLE_MS) break;
+              await sleep(50);
+            }
+            return {
+              writes: paced.writes - writes0,
+              cpuMs: server.cpuMs() - cpu0,
+              mainThreadCpuMs: mainThreadCpuMs(server.pid) - main0,
+              messages: received() - messages0,
+              ms: performance.now() - start,
+            };
+          };
           for (const round of rounds) {
             for (const phase of phases) {
-              const writes0 = paced.writes;
-              const cpu0 = server.cpuMs();
-              const main0 = mainThreadCpuMs(server.pid);
-              const messages0 = received();
-              const start = performance.now();
               const startUs = monotonicUs();
-              await paced.run(phase.lanes(), LANES);
-              const wrote = performance.now();
-              for (;;) {
-                const now = performance.now();
-                if (now - wrote >= MIN_SETTLE_MS && now - lastMessageAt >= QUIET_MS) break;
-                if (now - wrote >= MAX_SETTLE_MS) break;
-                await sleep(50);
-              }
-              const m: PhaseMeasure = {
-                writes: paced.writes - writes0,
-                cpuMs: server.cpuMs() - cpu0,
-                mainThreadCpuMs: mainThreadCpuMs(server.pid) - main0,
-                messages: received() - messages0,
-                ms: performance.now() - start,
-              };
+              const m = await measurePhase(phase);
               windows.push({ name: `${phase.name}-${round}`, startUs, endUs: monotonicUs() });
               measured.get(kind)?.get(round)?.get(phase.name)?.push(m);
               ctx.log(
