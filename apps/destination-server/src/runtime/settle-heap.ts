@@ -1,9 +1,9 @@
 // The initial lists leave the heap larger than what the caches hold: the young generation grown
 // to its limit, and old-space pages freed since but kept by V8 for reuse. V8 shrinks both only
 // once its memory reducer decides the process is idle, and a regular major GC gives none of it
-// back. One collection of every kind V8 can do (its "last resort" flavour, which shrinks the new
-// space and releases free pages), run once the server is ready, returns that memory at once.
-// Measured on a 10k-pod cluster in BENCHMARKS.md ("Idle memory after start").
+// back. V8's "last resort" collection (full collections that also shrink the new space and
+// release free pages), run once when the server is ready, returns that memory at once.
+// Measured on a 10k-pod cluster in BENCHMARKS.md (finding "Idle memory after start").
 
 import type { Logger } from "@destination/core";
 
