@@ -21,6 +21,16 @@ afterEach(async () => {
   folder = undefined;
 });
 
+/** A manifests folder holding one Service, `web` in `ns`; disposed after each test. */
+async function folderWithWebService(): Promise<ManifestFolder> {
+  const created = await ManifestFolder.create();
+  await created.write(
+    "web.yaml",
+    service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
+  );
+  return created;
+}
+
 describe("the destination-server binary", () => {
   it("prints its version", async () => {
     const run = await runBinary(["--version"]);
@@ -58,11 +68,7 @@ describe("the destination-server binary", () => {
   });
 
   it("starts with upstream's chart args, saying nothing about them", async () => {
-    folder = await ManifestFolder.create();
-    await folder.write(
-      "web.yaml",
-      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
-    );
+    folder = await folderWithWebService();
     // The destination container's args in upstream's chart render (after `destination`); the
     // addresses and log format after them are the test's, since the last value of a flag wins.
     const chartArgs = [
@@ -98,11 +104,7 @@ describe("the destination-server binary", () => {
   });
 
   it("collects its heap once after ready, with the flag it adds to node, and says what it freed", async () => {
-    folder = await ManifestFolder.create();
-    await folder.write(
-      "web.yaml",
-      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
-    );
+    folder = await folderWithWebService();
     const settled = await spawnServer(["--manifests", folder.dir], {
       env: { DESTINATION_NODE_FLAGS: "--expose-gc" },
     });
@@ -180,11 +182,7 @@ describe("the destination-server binary", () => {
           "};",
         ].join("\n"),
       );
-      folder = await ManifestFolder.create();
-      await folder.write(
-        "web.yaml",
-        service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
-      );
+      folder = await folderWithWebService();
       const server = await spawnServer(["--manifests", folder.dir], {
         nodeArgs: ["--require", join(hooks, "preload.cjs")],
       });
@@ -321,11 +319,7 @@ describe("the destination-server binary", () => {
   );
 
   it("ignores the test failure trigger outside a test environment", async () => {
-    folder = await ManifestFolder.create();
-    await folder.write(
-      "web.yaml",
-      service("web", { namespace: "ns", ports: [{ port: 80, protocol: "TCP" }] }),
-    );
+    folder = await folderWithWebService();
     const server = await spawnServer(["--manifests", folder.dir], {
       env: { NODE_ENV: "production", DESTINATION_TEST_FAILURE: "exception" },
     });
